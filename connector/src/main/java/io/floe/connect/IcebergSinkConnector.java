@@ -1,0 +1,70 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect;
+
+import io.floe.connect.config.ConfigValidation;
+import io.floe.connect.config.FloeSinkConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.sink.SinkConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Floe's Kafka Connect sink connector: streams topics into Apache Iceberg tables. */
+public class IcebergSinkConnector extends SinkConnector {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkConnector.class);
+
+  private Map<String, String> props;
+
+  @Override
+  public String version() {
+    return FloeVersion.get();
+  }
+
+  @Override
+  public void start(Map<String, String> props) {
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    this.props = Map.copyOf(props);
+    LOG.info(
+        "Starting Floe {} sink connector: tables={}, dynamic={}, catalog={}",
+        version(),
+        config.tables(),
+        config.dynamicTablesEnabled(),
+        config.catalogName());
+  }
+
+  @Override
+  public Class<? extends Task> taskClass() {
+    return IcebergSinkTask.class;
+  }
+
+  @Override
+  public List<Map<String, String>> taskConfigs(int maxTasks) {
+    List<Map<String, String>> configs = new ArrayList<>(maxTasks);
+    for (int i = 0; i < maxTasks; i++) {
+      configs.add(props);
+    }
+    return configs;
+  }
+
+  @Override
+  public void stop() {
+    LOG.info("Stopping Floe sink connector");
+  }
+
+  @Override
+  public ConfigDef config() {
+    return FloeSinkConfig.CONFIG_DEF;
+  }
+
+  @Override
+  public Config validate(Map<String, String> connectorConfigs) {
+    return ConfigValidation.addCrossFieldErrors(super.validate(connectorConfigs));
+  }
+}

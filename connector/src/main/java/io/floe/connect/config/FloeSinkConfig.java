@@ -1,0 +1,349 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The connector's configuration: the one {@link ConfigDef} and typed getters. Names follow the
+ * Apache Iceberg sink where the concept is the same, so moving from it is a change of {@code
+ * connector.class}.
+ */
+public final class FloeSinkConfig extends AbstractConfig {
+
+  public static final String GROUP_ROUTING = "Routing";
+  public static final String GROUP_TABLES = "Tables";
+  public static final String GROUP_CATALOG = "Catalog";
+  public static final String GROUP_COMMIT = "Commit";
+
+  public static final String TABLES = "iceberg.tables";
+  public static final String TABLES_DOC =
+      "Comma-separated list of the tables to write (namespace.table). Every record goes to every"
+          + " listed table unless per-table route rules are set. Leave empty with dynamic routing.";
+  public static final String TABLES_DEFAULT = "";
+
+  public static final String TABLES_DYNAMIC_ENABLED = "iceberg.tables.dynamic-enabled";
+  public static final String TABLES_DYNAMIC_ENABLED_DOC =
+      "When true, the value of the route field names the table each record goes to.";
+  public static final boolean TABLES_DYNAMIC_ENABLED_DEFAULT = false;
+
+  public static final String TABLES_ROUTE_FIELD = "iceberg.tables.route-field";
+  public static final String TABLES_ROUTE_FIELD_DOC =
+      "Dotted path of the record field whose value routes the record (a table name with dynamic"
+          + " routing, or the value matched by iceberg.table.<t>.route-regex).";
+
+  public static final String TABLES_AUTO_CREATE_ENABLED = "iceberg.tables.auto-create-enabled";
+  public static final String TABLES_AUTO_CREATE_ENABLED_DOC =
+      "When true, a table that does not exist is created from the first record's schema.";
+  public static final boolean TABLES_AUTO_CREATE_ENABLED_DEFAULT = false;
+
+  public static final String TABLES_EVOLVE_SCHEMA_ENABLED = "iceberg.tables.evolve-schema-enabled";
+  public static final String TABLES_EVOLVE_SCHEMA_ENABLED_DOC =
+      "When true, new fields, safe type widening and renames by Avro alias are applied to the"
+          + " table's schema as records need them.";
+  public static final boolean TABLES_EVOLVE_SCHEMA_ENABLED_DEFAULT = false;
+
+  public static final String TABLES_DEFAULT_PARTITION_BY = "iceberg.tables.default-partition-by";
+  public static final String TABLES_DEFAULT_PARTITION_BY_DOC =
+      "Partition spec of auto-created tables, as comma-separated terms: a column name (identity),"
+          + " year(c), month(c), day(c), hour(c), bucket(c, N) or truncate(c, W).";
+  public static final String TABLES_DEFAULT_PARTITION_BY_DEFAULT = "";
+
+  public static final String CATALOG_NAME = "iceberg.catalog";
+  public static final String CATALOG_NAME_DOC = "Name of the Iceberg catalog, as Iceberg sees it.";
+  public static final String CATALOG_NAME_DEFAULT = "iceberg";
+
+  /** Every {@code iceberg.catalog.*} property is handed to the catalog with the prefix removed. */
+  public static final String CATALOG_PREFIX = "iceberg.catalog.";
+
+  public static final String CATALOG_TYPE = CATALOG_PREFIX + "type";
+  public static final String CATALOG_TYPE_DOC =
+      "Catalog type: one of "
+          + CatalogType.names()
+          + ". Set this or iceberg.catalog.catalog-impl; all other iceberg.catalog.* properties"
+          + " (uri, warehouse, io-impl, credentials, ...) are passed to the catalog unchanged.";
+
+  public static final String CATALOG_IMPL = CATALOG_PREFIX + "catalog-impl";
+  public static final String CATALOG_IMPL_DOC =
+      "Class name of a custom org.apache.iceberg.catalog.Catalog, instead of"
+          + " iceberg.catalog.type.";
+
+  public static final String CONTROL_TOPIC = "iceberg.control.topic";
+  public static final String CONTROL_TOPIC_DOC =
+      "Kafka topic the workers and the coordinator exchange commit events on. Several connectors"
+          + " may share it.";
+  public static final String CONTROL_TOPIC_DEFAULT = "floe-control";
+
+  public static final String COMMIT_INTERVAL_MS = "iceberg.control.commit.interval-ms";
+  public static final String COMMIT_INTERVAL_MS_DOC =
+      "How often, in milliseconds, the coordinator starts a commit cycle.";
+  public static final long COMMIT_INTERVAL_MS_DEFAULT = 60_000L;
+
+  public static final String COMMIT_TIMEOUT_MS = "iceberg.control.commit.timeout-ms";
+  public static final String COMMIT_TIMEOUT_MS_DOC =
+      "How long, in milliseconds, the coordinator waits for every worker's answer before it"
+          + " commits what arrived; late answers join the next cycle. Must be below the interval.";
+  public static final long COMMIT_TIMEOUT_MS_DEFAULT = 30_000L;
+
+  public static final ConfigDef CONFIG_DEF = newConfigDef();
+
+  private final Map<String, String> catalogProperties;
+
+  public FloeSinkConfig(Map<String, String> originals) {
+    super(CONFIG_DEF, originals, false);
+    Map<String, String> catalogProps = new TreeMap<>();
+    originalsWithPrefix(CATALOG_PREFIX, true)
+        .forEach((key, value) -> catalogProps.put(key, String.valueOf(value)));
+    this.catalogProperties = Collections.unmodifiableMap(catalogProps);
+  }
+
+  private static ConfigDef newConfigDef() {
+    ConfigDef def = new ConfigDef();
+    int order = 0;
+    def.define(
+        TABLES,
+        Type.LIST,
+        TABLES_DEFAULT,
+        Importance.HIGH,
+        TABLES_DOC,
+        GROUP_ROUTING,
+        ++order,
+        Width.LONG,
+        "Tables");
+    def.define(
+        TABLES_DYNAMIC_ENABLED,
+        Type.BOOLEAN,
+        TABLES_DYNAMIC_ENABLED_DEFAULT,
+        Importance.MEDIUM,
+        TABLES_DYNAMIC_ENABLED_DOC,
+        GROUP_ROUTING,
+        ++order,
+        Width.SHORT,
+        "Dynamic routing");
+    def.define(
+        TABLES_ROUTE_FIELD,
+        Type.STRING,
+        null,
+        new ConfigDef.NonEmptyString(),
+        Importance.MEDIUM,
+        TABLES_ROUTE_FIELD_DOC,
+        GROUP_ROUTING,
+        ++order,
+        Width.MEDIUM,
+        "Route field");
+
+    order = 0;
+    def.define(
+        TABLES_AUTO_CREATE_ENABLED,
+        Type.BOOLEAN,
+        TABLES_AUTO_CREATE_ENABLED_DEFAULT,
+        Importance.MEDIUM,
+        TABLES_AUTO_CREATE_ENABLED_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Auto-create tables");
+    def.define(
+        TABLES_EVOLVE_SCHEMA_ENABLED,
+        Type.BOOLEAN,
+        TABLES_EVOLVE_SCHEMA_ENABLED_DEFAULT,
+        Importance.MEDIUM,
+        TABLES_EVOLVE_SCHEMA_ENABLED_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Evolve schemas");
+    def.define(
+        TABLES_DEFAULT_PARTITION_BY,
+        Type.STRING,
+        TABLES_DEFAULT_PARTITION_BY_DEFAULT,
+        Importance.LOW,
+        TABLES_DEFAULT_PARTITION_BY_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.LONG,
+        "Default partitioning");
+
+    order = 0;
+    def.define(
+        CATALOG_NAME,
+        Type.STRING,
+        CATALOG_NAME_DEFAULT,
+        new ConfigDef.NonEmptyString(),
+        Importance.LOW,
+        CATALOG_NAME_DOC,
+        GROUP_CATALOG,
+        ++order,
+        Width.SHORT,
+        "Catalog name");
+    def.define(
+        CATALOG_TYPE,
+        Type.STRING,
+        null,
+        new CatalogType.Validator(),
+        Importance.HIGH,
+        CATALOG_TYPE_DOC,
+        GROUP_CATALOG,
+        ++order,
+        Width.SHORT,
+        "Catalog type");
+    def.define(
+        CATALOG_IMPL,
+        Type.STRING,
+        null,
+        new ConfigDef.NonEmptyString(),
+        Importance.MEDIUM,
+        CATALOG_IMPL_DOC,
+        GROUP_CATALOG,
+        ++order,
+        Width.LONG,
+        "Catalog class");
+
+    order = 0;
+    def.define(
+        CONTROL_TOPIC,
+        Type.STRING,
+        CONTROL_TOPIC_DEFAULT,
+        new ConfigDef.NonEmptyString(),
+        Importance.MEDIUM,
+        CONTROL_TOPIC_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.MEDIUM,
+        "Control topic");
+    def.define(
+        COMMIT_INTERVAL_MS,
+        Type.LONG,
+        COMMIT_INTERVAL_MS_DEFAULT,
+        ConfigDef.Range.atLeast(100),
+        Importance.MEDIUM,
+        COMMIT_INTERVAL_MS_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.SHORT,
+        "Commit interval (ms)");
+    def.define(
+        COMMIT_TIMEOUT_MS,
+        Type.LONG,
+        COMMIT_TIMEOUT_MS_DEFAULT,
+        ConfigDef.Range.atLeast(100),
+        Importance.MEDIUM,
+        COMMIT_TIMEOUT_MS_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.SHORT,
+        "Commit timeout (ms)");
+    return def;
+  }
+
+  public List<String> tables() {
+    return getList(TABLES);
+  }
+
+  public boolean dynamicTablesEnabled() {
+    return getBoolean(TABLES_DYNAMIC_ENABLED);
+  }
+
+  public Optional<String> routeField() {
+    return Optional.ofNullable(getString(TABLES_ROUTE_FIELD));
+  }
+
+  public String catalogName() {
+    return getString(CATALOG_NAME);
+  }
+
+  public Optional<CatalogType> catalogType() {
+    String type = getString(CATALOG_TYPE);
+    return type == null ? Optional.empty() : Optional.of(CatalogType.parse(type));
+  }
+
+  public Optional<String> catalogImpl() {
+    return Optional.ofNullable(getString(CATALOG_IMPL));
+  }
+
+  /**
+   * The {@code iceberg.catalog.*} properties with the prefix removed, as the catalog takes them.
+   */
+  public Map<String, String> catalogProperties() {
+    return catalogProperties;
+  }
+
+  public String controlTopic() {
+    return getString(CONTROL_TOPIC);
+  }
+
+  public Duration commitInterval() {
+    return Duration.ofMillis(getLong(COMMIT_INTERVAL_MS));
+  }
+
+  public Duration commitTimeout() {
+    return Duration.ofMillis(getLong(COMMIT_TIMEOUT_MS));
+  }
+
+  /** The catalog types Floe bundles the client of. */
+  public enum CatalogType {
+    REST,
+    JDBC,
+    GLUE,
+    HADOOP;
+
+    static String names() {
+      return String.join(
+          ", ",
+          Arrays.stream(values())
+              .map(t -> t.name().toLowerCase(Locale.ROOT))
+              .toArray(String[]::new));
+    }
+
+    public String icebergName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Strict: an unknown name is an error, never a silent default. */
+    public static CatalogType parse(String name) {
+      for (CatalogType type : values()) {
+        if (type.icebergName().equals(name.trim().toLowerCase(Locale.ROOT))) {
+          return type;
+        }
+      }
+      if ("hive".equalsIgnoreCase(name.trim())) {
+        throw new ConfigException(
+            CATALOG_TYPE,
+            name,
+            "the Hive metastore client is not bundled with Floe; use a REST, JDBC or Glue catalog,"
+                + " or add the Hive catalog jars to the plugin folder and set"
+                + " iceberg.catalog.catalog-impl");
+      }
+      throw new ConfigException(CATALOG_TYPE, name, "must be one of " + names());
+    }
+
+    static final class Validator implements ConfigDef.Validator {
+      @Override
+      public void ensureValid(String name, Object value) {
+        if (value != null) {
+          parse((String) value);
+        }
+      }
+
+      @Override
+      public String toString() {
+        return "[" + names() + "]";
+      }
+    }
+  }
+}

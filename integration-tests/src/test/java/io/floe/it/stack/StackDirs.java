@@ -1,0 +1,46 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * Where the stack keeps its files: every service gets a fresh folder under {@code
+ * target/it-work/<name>-<n>}, holding its data and its log, so a failed run can be read afterwards.
+ */
+public final class StackDirs {
+  private StackDirs() {}
+
+  /** The root folder, from the {@code floe.it.work} system property (set by failsafe). */
+  public static Path root() {
+    String configured = System.getProperty("floe.it.work");
+    Path root =
+        configured != null ? Paths.get(configured) : Paths.get("target", "it-work").toAbsolutePath();
+    try {
+      return Files.createDirectories(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create " + root, e);
+    }
+  }
+
+  /** A new, empty folder for one service instance, e.g. {@code target/it-work/kafka-3}. */
+  public static Path newServiceDir(String name) {
+    Path root = root();
+    for (int n = 1; ; n++) {
+      Path dir = root.resolve(name + "-" + n);
+      try {
+        return Files.createDirectory(dir);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        // taken by an earlier instance: try the next number
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create " + dir, e);
+      }
+    }
+  }
+}
