@@ -5,12 +5,15 @@
 package io.floe.connect.avro;
 
 import io.floe.connect.FloeVersion;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.components.Versioned;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -37,9 +40,41 @@ public class AvroConverter implements Converter, Versioned {
               SCHEMA_REGISTRY_URL,
               Type.LIST,
               ConfigDef.NO_DEFAULT_VALUE,
-              new ConfigDef.NonEmptyStringWithoutControlChars(),
+              new RegistryUrlsValidator(),
               Importance.HIGH,
               SCHEMA_REGISTRY_URL_DOC);
+
+  /** Every entry must be an absolute http(s) URL, and there must be at least one. */
+  static final class RegistryUrlsValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      List<?> urls = (List<?>) value;
+      if (urls == null || urls.isEmpty()) {
+        throw new ConfigException(name, value, "at least one schema registry URL is required");
+      }
+      for (Object url : urls) {
+        String text = String.valueOf(url).trim();
+        try {
+          URI uri = new URI(text);
+          if (uri.getHost() == null
+              || !("http".equalsIgnoreCase(uri.getScheme())
+                  || "https".equalsIgnoreCase(uri.getScheme()))) {
+            throw new ConfigException(
+                name,
+                text,
+                "must be an http:// or https:// URL with a host, e.g. http://registry:8081");
+          }
+        } catch (URISyntaxException e) {
+          throw new ConfigException(name, text, "is not a valid URL: " + e.getReason());
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated http(s) URLs";
+    }
+  }
 
   private List<String> registryUrls = List.of();
   private boolean isKey;

@@ -27,6 +27,7 @@ public final class ConfigValidation {
     Map<String, ConfigValue> values =
         config.configValues().stream()
             .collect(Collectors.toMap(ConfigValue::name, Function.identity()));
+    values.values().forEach(ConfigValidation::dropFollowOnNullError);
     checkRouting(values);
     checkCatalog(values);
     checkCommitTiming(values);
@@ -118,6 +119,18 @@ public final class ConfigValidation {
               + " ms) must be shorter than the commit interval ("
               + interval
               + " ms), or cycles would overlap.");
+    }
+  }
+
+  /**
+   * A value that does not parse is also reported by Kafka's validator as "Invalid value null ...
+   * must be non-null"; keep only the message about what the user wrote.
+   */
+  private static void dropFollowOnNullError(ConfigValue value) {
+    List<String> messages = value.errorMessages(); // Kafka's own, mutable list
+    String followOn = "Invalid value null for configuration " + value.name() + ":";
+    if (messages.stream().anyMatch(m -> !m.startsWith(followOn))) {
+      messages.removeIf(m -> m.startsWith(followOn));
     }
   }
 

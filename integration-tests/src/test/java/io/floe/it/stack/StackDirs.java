@@ -21,7 +21,9 @@ public final class StackDirs {
   public static Path root() {
     String configured = System.getProperty("floe.it.work");
     Path root =
-        configured != null ? Paths.get(configured) : Paths.get("target", "it-work").toAbsolutePath();
+        configured != null
+            ? Paths.get(configured)
+            : Paths.get("target", "it-work").toAbsolutePath();
     try {
       return Files.createDirectories(root);
     } catch (IOException e) {

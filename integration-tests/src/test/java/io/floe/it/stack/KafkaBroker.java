@@ -1,0 +1,202 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node KRaft Kafka broker (combined broker and controller) in its own JVM, listening on
+ * 127.0.0.1 only.
+ */
+public final class KafkaBroker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaBroker.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Path dir;
+  private final int port;
+  private final JavaProcess process;
+  private final Duration startup;
+
+  private KafkaBroker(Path dir, int port, JavaProcess process, Duration startup) {
+    this.dir = dir;
+    this.port = port;
+    this.process = process;
+    this.startup = startup;
+  }
+
+  /** Formats fresh storage and starts a broker of the default Kafka runtime. */
+  public static KafkaBroker start() {
+    return start(KafkaRuntime.DEFAULT);
+  }
+
+  public static KafkaBroker start(KafkaRuntime runtime) {
+    Instant begin = Instant.now();
+    Path dir = StackDirs.newServiceDir("kafka");
+    int port = Ports.free();
+    int controllerPort = Ports.free();
+    Path config = writeConfig(dir, port, controllerPort);
+    List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx512m"));
+    jvm.addAll(Logging.jvmOptions(runtime, dir));
+
+    int formatted =
+        JavaProcess.run(
+            "kafka-storage-format",
+            runtime.libDir(),
+            jvm,
+            "kafka.tools.StorageTool",
+            List.of("format", "-t", randomClusterId(), "-c", config.toString()),
+            dir);
+    if (formatted != 0) {
+      throw new IllegalStateException(
+          "Formatting Kafka storage failed (exit " + formatted + "); see " + dir);
+    }
+    JavaProcess process =
+        JavaProcess.start(
+            "kafka", runtime.libDir(), jvm, "kafka.Kafka", List.of(config.toString()), dir);
+    try {
+      awaitReady(process, port);
+      Duration startup = Duration.between(begin, Instant.now());
+      LOG.info(
+          "Kafka {} broker ready on 127.0.0.1:{} in {} ms",
+          runtime.line(),
+          port,
+          startup.toMillis());
+      return new KafkaBroker(dir, port, process, startup);
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
+  }
+
+  private static String randomClusterId() {
+    // A Kafka cluster id is a base64url-encoded 16-byte UUID, 22 characters.
+    UUID uuid = UUID.randomUUID();
+    ByteBuffer bytes = ByteBuffer.allocate(16);
+    bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+  }
+
+  private static Path writeConfig(Path dir, int port, int controllerPort) {
+    Properties props = new Properties();
+    props.put("process.roles", "broker,controller");
+    props.put("node.id", "1");
+    props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+    props.put(
+        "listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+    props.put("controller.listener.names", "CONTROLLER");
+    props.put("inter.broker.listener.name", "PLAINTEXT");
+    props.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+    props.put("log.dirs", dir.resolve("data").toString());
+    props.put("num.partitions", "1");
+    props.put("offsets.topic.replication.factor", "1");
+    props.put("offsets.topic.num.partitions", "5");
+    props.put("transaction.state.log.replication.factor", "1");
+    props.put("transaction.state.log.min.isr", "1");
+    props.put("transaction.state.log.num.partitions", "5");
+    props.put("share.coordinator.state.topic.replication.factor", "1");
+    props.put("share.coordinator.state.topic.min.isr", "1");
+    props.put("group.initial.rebalance.delay.ms", "0");
+    props.put("auto.create.topics.enable", "false");
+    Path file = dir.resolve("server.properties");
+    try (var out = Files.newBufferedWriter(file)) {
+      props.store(out, "single-node KRaft broker for tests");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + file, e);
+    }
+    return file;
+  }
+
+  private static void awaitReady(JavaProcess process, int port) {
+    Instant deadline = Instant.now().plus(START_TIMEOUT);
+    while (true) {
+      process.checkAlive();
+      if (Ports.isOpen(port)) {
+        try (Admin admin = admin("127.0.0.1:" + port)) {
+          admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
+          return;
+        } catch (ExecutionException | TimeoutException e) {
+          // not serving yet
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Interrupted waiting for Kafka", e);
+        }
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException(
+            "Kafka did not start in " + START_TIMEOUT + "; see " + process.log());
+      }
+      Ports.sleep(Duration.ofMillis(200));
+    }
+  }
+
+  public String bootstrapServers() {
+    return "127.0.0.1:" + port;
+  }
+
+  public Duration startupTime() {
+    return startup;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** An admin client on this broker; the caller closes it. */
+  public Admin admin() {
+    return admin(bootstrapServers());
+  }
+
+  private static Admin admin(String bootstrapServers) {
+    return Admin.create(
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+            5000,
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+            10000));
+  }
+
+  /** Creates a topic with replication factor 1. */
+  public void createTopic(String name, int partitions) {
+    try (Admin admin = admin()) {
+      admin
+          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("Cannot create topic " + name, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted creating topic " + name, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    process.close();
+  }
+}

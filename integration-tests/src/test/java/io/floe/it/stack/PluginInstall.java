@@ -1,0 +1,72 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+
+/**
+ * Installs the packaged Floe zip the way an operator does: unzipped into a folder that a worker's
+ * {@code plugin.path} names.
+ */
+public final class PluginInstall {
+  private static Path installed;
+
+  private PluginInstall() {}
+
+  /** The built zip, from the {@code floe.plugin.zip} system property. */
+  public static Path zip() {
+    String configured = System.getProperty("floe.plugin.zip");
+    if (configured == null) {
+      throw new IllegalStateException("System property floe.plugin.zip is not set");
+    }
+    Path zip = Paths.get(configured);
+    if (!Files.isRegularFile(zip)) {
+      throw new IllegalStateException("Plugin zip " + zip + " not built; run 'mvn package' first");
+    }
+    return zip;
+  }
+
+  /** The plugin.path folder holding the unzipped plugin; unzipped once per test JVM. */
+  public static synchronized Path pluginPath() {
+    if (installed == null) {
+      Path target = StackDirs.newServiceDir("plugins");
+      unzip(zip(), target);
+      installed = target;
+    }
+    return installed;
+  }
+
+  static void unzip(Path zip, Path target) {
+    try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
+      for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
+        Path out = target.resolve(entry.getName()).normalize();
+        if (!out.startsWith(target)) {
+          throw new IllegalStateException(
+              "Zip entry outside the target folder: " + entry.getName());
+        }
+        if (entry.isDirectory()) {
+          Files.createDirectories(out);
+        } else {
+          Files.createDirectories(out.getParent());
+          copy(in, out);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot unzip " + zip, e);
+    }
+  }
+
+  private static void copy(InputStream in, Path out) throws IOException {
+    Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
+  }
+}
