@@ -33,7 +33,7 @@ public class IcebergSinkTask extends SinkTask {
   @Override
   public void start(Map<String, String> props) {
     FloeSinkConfig config = new FloeSinkConfig(props);
-    catalog = CatalogLoader.load(config);
+    catalog = new CatalogLoader().load(config);
     LOG.info("Started Floe {} sink task, catalog '{}'", version(), catalog.name());
   }
 

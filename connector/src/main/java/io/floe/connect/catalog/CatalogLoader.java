@@ -5,6 +5,7 @@
 package io.floe.connect.catalog;
 
 import io.floe.connect.config.FloeSinkConfig;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -15,13 +16,41 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds the Iceberg catalog (and through it the FileIO) from {@code iceberg.catalog.*}. */
+/**
+ * Builds the Iceberg catalog (and through it the FileIO) from {@code iceberg.catalog.*}.
+ *
+ * <p>Loading is retried with backoff: tasks of one connector start at the same moment and race to
+ * initialise the same catalog (a JDBC catalog upgrading its schema, a REST server still starting).
+ * When the attempts are spent the task fails with the root cause.
+ */
 public final class CatalogLoader {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogLoader.class);
 
-  private CatalogLoader() {}
+  /** How many times, and with which first backoff (doubled each time), loading is attempted. */
+  public record RetryPolicy(int attempts, Duration firstBackoff, Duration maxBackoff) {
+    public static final RetryPolicy DEFAULT =
+        new RetryPolicy(6, Duration.ofMillis(250), Duration.ofSeconds(5));
+  }
 
-  public static Catalog load(FloeSinkConfig config) {
+  /** Waits between attempts; a seam so tests need not sleep. */
+  @FunctionalInterface
+  public interface Sleeper {
+    void sleep(Duration duration) throws InterruptedException;
+  }
+
+  private final RetryPolicy retry;
+  private final Sleeper sleeper;
+
+  public CatalogLoader() {
+    this(RetryPolicy.DEFAULT, duration -> Thread.sleep(duration.toMillis()));
+  }
+
+  public CatalogLoader(RetryPolicy retry, Sleeper sleeper) {
+    this.retry = retry;
+    this.sleeper = sleeper;
+  }
+
+  public Catalog load(FloeSinkConfig config) {
     Map<String, String> props = new HashMap<>(config.catalogProperties());
     config
         .catalogType()
@@ -29,28 +58,69 @@ public final class CatalogLoader {
     config.catalogImpl().ifPresent(impl -> props.put(CatalogProperties.CATALOG_IMPL, impl));
     String description =
         config.catalogImpl().orElseGet(() -> config.catalogType().map(Enum::name).orElse("?"));
-    // Iceberg reads Hadoop's Configuration from the context class loader; inside a Connect plugin
-    // that must be the plugin's loader, or the bundled Hadoop classes are not found.
+
+    Duration backoff = retry.firstBackoff();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Catalog catalog = build(config.catalogName(), props);
+        LOG.info("Loaded Iceberg catalog '{}' ({})", config.catalogName(), description);
+        return catalog;
+      } catch (RuntimeException e) {
+        String cause = rootCauseMessage(e);
+        if (attempt >= retry.attempts()) {
+          throw new ConnectException(
+              String.format(
+                  "Cannot load Iceberg catalog '%s' (%s) after %d attempts: %s. Check the"
+                      + " iceberg.catalog.* properties and that the catalog is reachable.",
+                  config.catalogName(), description, attempt, cause),
+              e);
+        }
+        LOG.warn(
+            "Loading Iceberg catalog '{}' ({}) failed (attempt {} of {}): {}; retrying in {} ms",
+            config.catalogName(),
+            description,
+            attempt,
+            retry.attempts(),
+            cause,
+            backoff.toMillis());
+        pause(backoff);
+        backoff = min(backoff.multipliedBy(2), retry.maxBackoff());
+      }
+    }
+  }
+
+  private static Catalog build(String name, Map<String, String> props) {
+    // Iceberg and Hadoop look classes up through the context class loader; inside a Connect
+    // plugin that must be the plugin's own loader, or the bundled classes are not found.
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     thread.setContextClassLoader(CatalogLoader.class.getClassLoader());
     try {
-      Catalog catalog =
-          CatalogUtil.buildIcebergCatalog(config.catalogName(), props, new Configuration(false));
-      LOG.info("Loaded Iceberg catalog '{}' ({})", config.catalogName(), description);
-      return catalog;
-    } catch (RuntimeException e) {
-      throw new ConnectException(
-          "Cannot load Iceberg catalog '"
-              + config.catalogName()
-              + "' ("
-              + description
-              + "): "
-              + e.getMessage()
-              + ". Check the iceberg.catalog.* properties.",
-          e);
+      return CatalogUtil.buildIcebergCatalog(name, props, new Configuration(false));
     } finally {
       thread.setContextClassLoader(previous);
     }
+  }
+
+  private void pause(Duration backoff) {
+    try {
+      sleeper.sleep(backoff);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConnectException("Interrupted while waiting to retry loading the catalog", e);
+    }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  static String rootCauseMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }
 }

@@ -1,0 +1,117 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.connect.config.FloeSinkConfig;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CatalogLoaderTest {
+
+  /** A catalog whose first initialisations fail, as a catalog still starting up does. */
+  public static class FlakyCatalog extends InMemoryCatalog {
+    static final AtomicInteger FAILURES_LEFT = new AtomicInteger();
+
+    @Override
+    public void initialize(String name, Map<String, String> properties) {
+      if (FAILURES_LEFT.getAndDecrement() > 0) {
+        throw new IllegalStateException("wrapper", new IOException("connection refused"));
+      }
+      super.initialize(name, properties);
+    }
+  }
+
+  private static FloeSinkConfig config(Map<String, String> extra) {
+    Map<String, String> props = new java.util.HashMap<>(extra);
+    props.put("iceberg.tables", "db.t");
+    return new FloeSinkConfig(props);
+  }
+
+  @Test
+  void retriesWithBackoffUntilTheCatalogAnswers() {
+    FlakyCatalog.FAILURES_LEFT.set(3);
+    List<Duration> sleeps = new ArrayList<>();
+    CatalogLoader loader =
+        new CatalogLoader(
+            new CatalogLoader.RetryPolicy(5, Duration.ofMillis(100), Duration.ofMillis(300)),
+            sleeps::add);
+    Catalog catalog =
+        loader.load(config(Map.of("iceberg.catalog.catalog-impl", FlakyCatalog.class.getName())));
+    assertThat(catalog).isInstanceOf(FlakyCatalog.class);
+    assertThat(sleeps)
+        .containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300));
+  }
+
+  @Test
+  void failsWithTheRootCauseWhenAttemptsAreSpent() {
+    FlakyCatalog.FAILURES_LEFT.set(10);
+    CatalogLoader loader =
+        new CatalogLoader(
+            new CatalogLoader.RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1)), d -> {});
+    assertThatThrownBy(
+            () ->
+                loader.load(
+                    config(Map.of("iceberg.catalog.catalog-impl", FlakyCatalog.class.getName()))))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("after 3 attempts")
+        .hasMessageContaining("IOException: connection refused")
+        .hasMessageContaining("iceberg.catalog.*");
+  }
+
+  @Test
+  void tasksStartingTogetherAllLoadOneFreshSqliteCatalog(@TempDir Path dir) throws Exception {
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.catalog.type",
+                "jdbc",
+                "iceberg.catalog.uri",
+                "jdbc:sqlite:" + dir.resolve("catalog.db"),
+                "iceberg.catalog.jdbc.schema-version",
+                "V1",
+                "iceberg.catalog.warehouse",
+                dir.resolve("warehouse").toString()));
+    int tasks = 6;
+    ExecutorService pool = Executors.newFixedThreadPool(tasks);
+    try {
+      List<Callable<Catalog>> loads = new ArrayList<>();
+      for (int i = 0; i < tasks; i++) {
+        loads.add(() -> new CatalogLoader().load(config));
+      }
+      List<Catalog> catalogs = new ArrayList<>();
+      for (Future<Catalog> future : pool.invokeAll(loads)) {
+        catalogs.add(future.get());
+      }
+      ((SupportsNamespaces) catalogs.get(0)).createNamespace(Namespace.of("db"));
+      assertThat(((SupportsNamespaces) catalogs.get(tasks - 1)).namespaceExists(Namespace.of("db")))
+          .isTrue();
+      for (Catalog catalog : catalogs) {
+        ((Closeable) catalog).close();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
