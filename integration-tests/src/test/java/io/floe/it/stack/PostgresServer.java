@@ -1,0 +1,423 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A PostgreSQL server from the machine's Debian packages, started for one test and stopped by
+ * {@link #close()}: {@code initdb} into {@code target/it-work/postgres-<n>/data} (trust
+ * authentication, user {@code postgres}, UTF8), then {@code pg_ctl start} listening on 127.0.0.1
+ * only, on a free port, with its Unix socket in the service folder, and a database {@value
+ * #DATABASE}. The server log is {@code postgres.log} in the service folder.
+ *
+ * <p>initdb refuses to run as root, so when the tests run as root every PostgreSQL command runs as
+ * the {@code postgres} OS user ({@code runuser -u postgres --}) and the service folder is handed to
+ * that user. If that user cannot reach the service folder (a parent folder closed to others), or
+ * the socket path would be too long, the data goes to a fresh {@code /tmp/floe-postgres-*} folder
+ * instead; its log is copied into the service folder and the folder deleted on close.
+ *
+ * <p>Until {@link #close()} runs, a shutdown hook stops the server if the JVM exits, so an aborted
+ * run does not leave a server behind; close removes it.
+ */
+public final class PostgresServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
+
+  public static final String USER = "postgres";
+  public static final String DATABASE = "iceberg";
+
+  static final String NOT_INSTALLED =
+      "PostgreSQL server not found under /usr/lib/postgresql; install it with: "
+          + "apt-get install -y postgresql";
+  private static final Path INSTALL_ROOT = Path.of("/usr/lib/postgresql");
+  private static final int MAX_SOCKET_PATH = 100;
+  private static final long COMMAND_TIMEOUT_SECONDS = 120;
+
+  private final Path serviceDir;
+  private final Path baseDir;
+  private final Path binDir;
+  private final List<String> runAs;
+  private final int port;
+  private final Thread shutdownHook;
+  private long startupMillis;
+  private boolean closed;
+
+  private PostgresServer(Path serviceDir, Path baseDir, Path binDir, List<String> runAs, int port) {
+    this.serviceDir = serviceDir;
+    this.baseDir = baseDir;
+    this.binDir = binDir;
+    this.runAs = runAs;
+    this.port = port;
+    this.shutdownHook = new Thread(this::stopAtJvmExit, "postgres-" + port + "-stop");
+  }
+
+  /** Initialises and starts a new server; fails with install instructions if there is none. */
+  public static PostgresServer start() {
+    long begin = System.nanoTime();
+    Path binDir = findBinDir();
+    boolean root = isRoot();
+    List<String> runAs = root ? List.of("runuser", "-u", USER, "--") : List.of();
+    Path serviceDir = StackDirs.newServiceDir("postgres");
+    int port = Ports.free();
+    Path baseDir = chooseBaseDir(serviceDir, root, port);
+    PostgresServer server = new PostgresServer(serviceDir, baseDir, binDir, runAs, port);
+    try {
+      server.initAndStart();
+    } catch (RuntimeException e) {
+      try {
+        server.close();
+      } catch (RuntimeException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
+      throw e;
+    }
+    server.startupMillis = (System.nanoTime() - begin) / 1_000_000;
+    LOG.info(
+        "PostgreSQL ({}) started at {} in {} ms, data in {}",
+        binDir,
+        server.jdbcUrl(),
+        server.startupMillis,
+        baseDir);
+    return server;
+  }
+
+  private void initAndStart() {
+    long begin = System.nanoTime();
+    run(
+        "initdb",
+        command(
+            "initdb",
+            "-D",
+            dataDir().toString(),
+            "-U",
+            USER,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync"));
+    long initialised = System.nanoTime();
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    String serverOptions =
+        String.join(
+            " ",
+            "-c listen_addresses=" + Ports.LOOPBACK,
+            "-p " + port,
+            "-k '" + baseDir + "'",
+            "-c fsync=off",
+            "-c full_page_writes=off");
+    run(
+        "pg_ctl-start",
+        command(
+            "pg_ctl",
+            "-D",
+            dataDir().toString(),
+            "-l",
+            serverLog().toString(),
+            "-o",
+            serverOptions,
+            "-w",
+            "-t",
+            "60",
+            "start"));
+    long started = System.nanoTime();
+    createDatabase();
+    LOG.info(
+        "PostgreSQL: initdb {} ms, pg_ctl start {} ms, CREATE DATABASE {} ms",
+        (initialised - begin) / 1_000_000,
+        (started - initialised) / 1_000_000,
+        (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private void createDatabase() {
+    String url = "jdbc:postgresql://" + Ports.LOOPBACK + ":" + port + "/postgres";
+    try (Connection connection = DriverManager.getConnection(url, USER, "");
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE " + DATABASE);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "Cannot create database " + DATABASE + " at " + url + "; see " + serverLog(), e);
+    }
+  }
+
+  /** {@code jdbc:postgresql://127.0.0.1:<port>/iceberg}. */
+  public String jdbcUrl() {
+    return "jdbc:postgresql://" + Ports.LOOPBACK + ":" + port + "/" + DATABASE;
+  }
+
+  /** The database user; trust authentication, so there is no password. */
+  public String user() {
+    return USER;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** The service folder under {@code target/it-work}. */
+  public Path dir() {
+    return serviceDir;
+  }
+
+  public long startupMillis() {
+    return startupMillis;
+  }
+
+  /**
+   * {@code JdbcCatalog} properties on the {@value #DATABASE} database: {@code type=jdbc}, {@code
+   * uri}, {@code jdbc.user}, {@code jdbc.schema-version=V1} and {@code warehouse}. No {@code
+   * jdbc.password}: the server trusts loopback connections. For an {@code s3://} warehouse add
+   * {@link S3ProxyServer#s3FileIoProperties()}.
+   */
+  public Map<String, String> jdbcCatalogProperties(String warehouse) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("type", "jdbc");
+    props.put("uri", jdbcUrl());
+    props.put("jdbc.user", USER);
+    props.put("jdbc.schema-version", "V1");
+    props.put("warehouse", warehouse);
+    return props;
+  }
+
+  /** Stops the server ({@code pg_ctl stop -m fast}). Safe to call more than once. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      stop("fast");
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down; the hook no longer matters
+      }
+      if (!baseDir.equals(serviceDir)) {
+        keepLogAndDelete();
+      }
+    }
+  }
+
+  private void stop(String mode) {
+    if (!Files.exists(dataDir().resolve("postmaster.pid"))) {
+      return; // never started, or already gone
+    }
+    run("pg_ctl-stop", command("pg_ctl", "-D", dataDir().toString(), "-m", mode, "-w", "stop"));
+    LOG.info("PostgreSQL at {} stopped", jdbcUrl());
+  }
+
+  private void stopAtJvmExit() {
+    synchronized (this) {
+      if (!closed) {
+        LOG.warn("JVM exiting with PostgreSQL at {} still running; stopping it", jdbcUrl());
+        stop("immediate");
+      }
+    }
+  }
+
+  private void keepLogAndDelete() {
+    try {
+      if (Files.exists(serverLog())) {
+        Files.copy(
+            serverLog(), serviceDir.resolve("postgres.log"), StandardCopyOption.REPLACE_EXISTING);
+      }
+      try (Stream<Path> paths = Files.walk(baseDir)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot clean up " + baseDir, e);
+    }
+  }
+
+  private Path dataDir() {
+    return baseDir.resolve("data");
+  }
+
+  private Path serverLog() {
+    return baseDir.resolve("postgres.log");
+  }
+
+  private List<String> command(String program, String... args) {
+    List<String> command = new ArrayList<>(runAs);
+    command.add(binDir.resolve(program).toString());
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  private void run(String name, List<String> command) {
+    Path output = serviceDir.resolve(name + ".out");
+    int exit = Exec.run(command, baseDir, output, COMMAND_TIMEOUT_SECONDS);
+    if (exit != 0) {
+      throw new IllegalStateException(
+          name
+              + " failed with exit code "
+              + exit
+              + ": "
+              + command
+              + "\n"
+              + Exec.tail(output)
+              + "\nSee "
+              + output
+              + " and "
+              + serverLog());
+    }
+  }
+
+  /** The newest {@code /usr/lib/postgresql/<N>/bin}, else {@code pg_config --bindir}. */
+  static Path findBinDir() {
+    if (Files.isDirectory(INSTALL_ROOT)) {
+      try (Stream<Path> versions = Files.list(INSTALL_ROOT)) {
+        Path newest =
+            versions
+                .filter(p -> p.getFileName().toString().matches("\\d+(\\.\\d+)?"))
+                .filter(p -> hasServer(p.resolve("bin")))
+                .max(
+                    Comparator.comparingDouble(p -> Double.parseDouble(p.getFileName().toString())))
+                .orElse(null);
+        if (newest != null) {
+          return newest.resolve("bin");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot list " + INSTALL_ROOT, e);
+      }
+    }
+    String fromPgConfig = Exec.output(List.of("pg_config", "--bindir"));
+    if (fromPgConfig != null && hasServer(Path.of(fromPgConfig.trim()))) {
+      return Path.of(fromPgConfig.trim());
+    }
+    throw new IllegalStateException(NOT_INSTALLED);
+  }
+
+  private static boolean hasServer(Path bin) {
+    return Files.isExecutable(bin.resolve("initdb"))
+        && Files.isExecutable(bin.resolve("pg_ctl"))
+        && Files.isExecutable(bin.resolve("postgres"));
+  }
+
+  private static boolean isRoot() {
+    String uid = Exec.output(List.of("id", "-u"));
+    if (uid == null) {
+      throw new IllegalStateException("Cannot run 'id -u' to find out whether this is root");
+    }
+    return uid.trim().equals("0");
+  }
+
+  /**
+   * The service folder when the server's user can write there and the socket path is short enough,
+   * else a new folder under /tmp.
+   */
+  private static Path chooseBaseDir(Path serviceDir, boolean root, int port) {
+    boolean shortSocketPath =
+        (serviceDir + "/.s.PGSQL." + port).getBytes(StandardCharsets.UTF_8).length
+            <= MAX_SOCKET_PATH;
+    if (shortSocketPath && (!root || handToPostgres(serviceDir))) {
+      return serviceDir;
+    }
+    try {
+      Path tmp = Files.createTempDirectory(Path.of("/tmp"), "floe-postgres-");
+      if (root && !handToPostgres(tmp)) {
+        throw new IllegalStateException("The postgres user cannot write to " + tmp);
+      }
+      LOG.info("PostgreSQL data goes to {} (the postgres user cannot use {})", tmp, serviceDir);
+      Files.writeString(serviceDir.resolve("DATA-IS-IN"), tmp + "\n");
+      return tmp;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create a PostgreSQL folder under /tmp", e);
+    }
+  }
+
+  /** Makes {@code dir} owned by the postgres user; true if that user can then write to it. */
+  private static boolean handToPostgres(Path dir) {
+    try {
+      Files.setOwner(
+          dir, dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot give " + dir + " to the OS user '" + USER + "' (does it exist?)", e);
+    }
+    return Exec.output(List.of("runuser", "-u", USER, "--", "test", "-w", dir.toString())) != null;
+  }
+
+  /** Runs short external commands with a timeout. */
+  private static final class Exec {
+    private Exec() {}
+
+    /** Runs {@code command} in {@code workDir} with its output in {@code output}; the exit code. */
+    static int run(List<String> command, Path workDir, Path output, long timeoutSeconds) {
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(workDir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile());
+      Map<String, String> env = builder.environment();
+      env.keySet().removeIf(key -> key.startsWith("PG"));
+      env.put("LC_ALL", "C");
+      try {
+        Process process = builder.start();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor();
+          throw new IllegalStateException(
+              "Timed out after " + timeoutSeconds + " s: " + command + "; see " + output);
+        }
+        return process.exitValue();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot run " + command, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while running " + command, e);
+      }
+    }
+
+    /** The standard output of a quick command, or null if it cannot run or exits non-zero. */
+    static String output(List<String> command) {
+      try {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          return null;
+        }
+        return process.exitValue() == 0 ? out : null;
+      } catch (IOException e) {
+        return null; // not installed
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while running " + command, e);
+      }
+    }
+
+    /** The last lines of a command's output, for error messages. */
+    static String tail(Path output) {
+      try {
+        List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+      } catch (IOException e) {
+        return "(cannot read " + output + ": " + e.getMessage() + ")";
+      }
+    }
+  }
+}

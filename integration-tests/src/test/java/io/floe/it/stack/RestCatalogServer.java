@@ -1,0 +1,204 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.rest.RESTCatalogAdapter;
+import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.eclipse.jetty.compression.gzip.GzipCompression;
+import org.eclipse.jetty.compression.server.CompressionHandler;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Iceberg REST catalog: Iceberg's own {@code RESTCatalogServlet} and {@code RESTCatalogAdapter}
+ * on Jetty in this JVM, listening on 127.0.0.1 only, on a free port. The adapter serves a {@code
+ * JdbcCatalog} kept in a SQLite file in {@code target/it-work/rest-catalog-<n>/catalog.db}.
+ *
+ * <p>The warehouse is either a local folder in the service folder ({@link #withLocalWarehouse()})
+ * or a prefix in an S3Proxy bucket ({@link #withS3Warehouse}). The server's {@code /v1/config}
+ * answers with no defaults or overrides, so clients must bring their own FileIO settings: {@link
+ * #clientProperties()} includes them.
+ */
+public final class RestCatalogServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RestCatalogServer.class);
+
+  private final Path dir;
+  private final String warehouse;
+  private final Map<String, String> fileIoProperties;
+  private final Catalog backend;
+  private final RESTCatalogAdapter adapter;
+  private final Server server;
+  private final URI uri;
+  private final long startupMillis;
+  private boolean closed;
+
+  private RestCatalogServer(
+      Path dir,
+      String warehouse,
+      Map<String, String> fileIoProperties,
+      Catalog backend,
+      RESTCatalogAdapter adapter,
+      Server server,
+      URI uri,
+      long startupMillis) {
+    this.dir = dir;
+    this.warehouse = warehouse;
+    this.fileIoProperties = fileIoProperties;
+    this.backend = backend;
+    this.adapter = adapter;
+    this.server = server;
+    this.uri = uri;
+    this.startupMillis = startupMillis;
+  }
+
+  /** A REST catalog whose warehouse is the folder {@code warehouse/} in its service folder. */
+  public static RestCatalogServer withLocalWarehouse() {
+    Path dir = StackDirs.newServiceDir("rest-catalog");
+    return start(dir, dir.resolve("warehouse").toString(), Map.of());
+  }
+
+  /**
+   * A REST catalog whose warehouse is {@code s3://<bucket>/rest} on {@code s3}; creates the bucket
+   * if needed.
+   */
+  public static RestCatalogServer withS3Warehouse(S3ProxyServer s3, String bucket) {
+    s3.createBucket(bucket);
+    Path dir = StackDirs.newServiceDir("rest-catalog");
+    return start(dir, "s3://" + bucket + "/rest", s3.s3FileIoProperties());
+  }
+
+  private static RestCatalogServer start(
+      Path dir, String warehouse, Map<String, String> fileIoProperties) {
+    long begin = System.nanoTime();
+    Map<String, String> backendProps =
+        new LinkedHashMap<>(SqliteCatalogs.properties(dir.resolve("catalog.db"), warehouse));
+    backendProps.putAll(fileIoProperties);
+    Catalog backend =
+        CatalogUtil.buildIcebergCatalog("rest-backend", backendProps, new Configuration(false));
+    RESTCatalogAdapter adapter = new RESTCatalogAdapter(backend);
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost(Ports.LOOPBACK);
+    connector.setPort(0);
+    server.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.addServlet(new ServletHolder(new RESTCatalogServlet(adapter)), "/*");
+    CompressionHandler compression = new CompressionHandler(context);
+    compression.putCompression(new GzipCompression());
+    server.setHandler(compression);
+    server.setStopAtShutdown(false);
+    try {
+      server.start();
+    } catch (Exception e) {
+      stopAfterFailedStart(server, backend, e);
+      throw new IllegalStateException(
+          "REST catalog server did not start (files in " + dir + ")", e);
+    }
+    URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + connector.getLocalPort());
+    long millis = (System.nanoTime() - begin) / 1_000_000;
+    LOG.info("REST catalog started at {} in {} ms, warehouse {}", uri, millis, warehouse);
+    return new RestCatalogServer(
+        dir, warehouse, Map.copyOf(fileIoProperties), backend, adapter, server, uri, millis);
+  }
+
+  private static void stopAfterFailedStart(Server server, Catalog backend, Exception cause) {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      cause.addSuppressed(e);
+    }
+    try {
+      closeCatalog(backend);
+    } catch (UncheckedIOException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /** {@code http://127.0.0.1:<port>}; the REST API is under {@code /v1/}. */
+  public URI uri() {
+    return uri;
+  }
+
+  /** The warehouse location the catalog puts new tables under. */
+  public String warehouse() {
+    return warehouse;
+  }
+
+  /** The service folder (SQLite file, local warehouse). */
+  public Path dir() {
+    return dir;
+  }
+
+  public long startupMillis() {
+    return startupMillis;
+  }
+
+  /**
+   * Catalog properties for a client of this server, e.g. a connector's {@code iceberg.catalog.*}:
+   * {@code type=rest}, {@code uri}, and for an S3 warehouse the S3FileIO settings of {@link
+   * S3ProxyServer#s3FileIoProperties()} (the client opens data files itself). For a local warehouse
+   * the client's default FileIO reads the plain paths.
+   */
+  public Map<String, String> clientProperties() {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("type", "rest");
+    props.put("uri", uri.toString());
+    props.putAll(fileIoProperties);
+    return props;
+  }
+
+  /** Stops Jetty and closes the backing catalog. Safe to call more than once. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    IllegalStateException failure = null;
+    try {
+      server.stop();
+      LOG.info("REST catalog at {} stopped", uri);
+    } catch (Exception e) {
+      failure = new IllegalStateException("Cannot stop the REST catalog server at " + uri, e);
+    }
+    try {
+      adapter.close();
+      closeCatalog(backend);
+    } catch (IOException | RuntimeException e) {
+      if (failure == null) {
+        failure = new IllegalStateException("Cannot close the catalog behind " + uri, e);
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static void closeCatalog(Catalog catalog) {
+    if (catalog instanceof Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot close catalog " + catalog.name(), e);
+      }
+    }
+  }
+}
