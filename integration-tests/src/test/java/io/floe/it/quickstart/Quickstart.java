@@ -59,6 +59,11 @@ public final class Quickstart {
     Path work = Paths.get(args.length > 0 ? args[0] : "quickstart-work").toAbsolutePath();
     Outcome outcome = new Quickstart(work, System.out).run();
     System.out.println("Quickstart outcome: " + outcome);
+    if (outcome == Outcome.REFUSED_AS_DOCUMENTED) {
+      System.out.println(
+          "This version has no write path yet: the task refused the records loudly and committed"
+              + " no offset, as README.md's status note describes.");
+    }
     System.exit(outcome == Outcome.FAILED ? 1 : 0);
   }
 
@@ -102,7 +107,7 @@ public final class Quickstart {
         if ("FAILED".equals(task.path("state").asText())) {
           String trace = task.path("trace").asText();
           out.println("Task " + task.path("id").asText() + " FAILED:");
-          out.println("  " + trace.lines().findFirst().orElse(trace));
+          out.println("  " + rootCause(trace));
           printTable(config, id);
           boolean documented =
               trace.contains("has no write path yet") || trace.contains("not in this build");
@@ -117,6 +122,16 @@ public final class Quickstart {
     out.println("The table did not receive all " + sent + " events in " + WAIT_FOR_TABLE);
     printTable(config, id);
     return Outcome.FAILED;
+  }
+
+  /** The innermost "Caused by" line of a Java stack trace: the reason, not the wrapper. */
+  private static String rootCause(String trace) {
+    return trace
+        .lines()
+        .filter(line -> line.startsWith("Caused by: "))
+        .reduce((first, second) -> second)
+        .map(line -> line.substring("Caused by: ".length()))
+        .orElseGet(() -> trace.lines().findFirst().orElse(trace));
   }
 
   private boolean printTableIfComplete(Map<String, String> config, TableIdentifier id, int sent) {
