@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -25,34 +26,23 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * schema v1, then with v2, which adds an optional {@code country} field.
  */
 final class SampleEvents {
-  static final Schema V1 =
-      SchemaBuilder.record("PageView")
-          .namespace("io.floe.quickstart")
-          .fields()
-          .requiredLong("id")
-          .requiredString("user")
-          .requiredString("page")
-          .name("ts")
-          .type(
-              org.apache.avro.LogicalTypes.timestampMillis()
-                  .addToSchema(Schema.create(Schema.Type.LONG)))
-          .noDefault()
-          .endRecord();
+  static final Schema V1 = pageView(false);
 
-  static final Schema V2 =
-      SchemaBuilder.record("PageView")
-          .namespace("io.floe.quickstart")
-          .fields()
-          .requiredLong("id")
-          .requiredString("user")
-          .requiredString("page")
-          .name("ts")
-          .type(
-              org.apache.avro.LogicalTypes.timestampMillis()
-                  .addToSchema(Schema.create(Schema.Type.LONG)))
-          .noDefault()
-          .optionalString("country")
-          .endRecord();
+  static final Schema V2 = pageView(true);
+
+  private static Schema pageView(boolean withCountry) {
+    SchemaBuilder.FieldAssembler<Schema> fields =
+        SchemaBuilder.record("PageView")
+            .namespace("io.floe.quickstart")
+            .fields()
+            .requiredLong("id")
+            .requiredString("user")
+            .requiredString("page")
+            .name("ts")
+            .type(LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG)))
+            .noDefault();
+    return (withCountry ? fields.optionalString("country") : fields).endRecord();
+  }
 
   private static final String[] PAGES = {"/", "/pricing", "/docs", "/blog", "/signup"};
   private static final String[] COUNTRIES = {"NL", "DE", "BR", "JP"};
