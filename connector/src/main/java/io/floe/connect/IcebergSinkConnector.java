@@ -65,6 +65,6 @@ public class IcebergSinkConnector extends SinkConnector {
 
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
-    return ConfigValidation.addCrossFieldErrors(super.validate(connectorConfigs));
+    return ConfigValidation.addCrossFieldErrors(super.validate(connectorConfigs), connectorConfigs);
   }
 }

@@ -143,6 +143,14 @@ class PluginDeploymentIT {
         "iceberg.control.commit.timeout-ms",
         "must be shorter than the commit interval");
 
+    Map<String, String> badRegex = new HashMap<>(ConfigExamples.load("multi-table.json"));
+    badRegex.put("iceberg.table.analytics.purchases.route-regex", "purchase|(refund");
+    assertSingleError(
+        worker,
+        badRegex,
+        "iceberg.table.analytics.purchases.route-regex",
+        "Not a valid regular expression");
+
     Map<String, String> notANumber = new HashMap<>(base);
     notANumber.put("iceberg.control.commit.interval-ms", "1m");
     assertSingleError(worker, notANumber, "iceberg.control.commit.interval-ms", "");

@@ -4,6 +4,8 @@
  */
 package io.floe.connect.config;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -23,15 +25,34 @@ public final class ConfigValidation {
    * Adds cross-field errors to {@code config}, the result of validating each key on its own. Rules
    * that read a key whose own validation failed are skipped; that key already carries an error.
    */
-  public static Config addCrossFieldErrors(Config config) {
+  public static Config addCrossFieldErrors(Config config, Map<String, String> props) {
     Map<String, ConfigValue> values =
         config.configValues().stream()
-            .collect(Collectors.toMap(ConfigValue::name, Function.identity()));
+            .collect(
+                Collectors.toMap(
+                    ConfigValue::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
     values.values().forEach(ConfigValidation::dropFollowOnNullError);
+    checkTableNames(values);
     checkRouting(values);
+    PerTableValidation.check(values, props);
     checkCatalog(values);
     checkCommitTiming(values);
-    return config;
+    return new Config(new ArrayList<>(values.values()));
+  }
+
+  private static void checkTableNames(Map<String, ConfigValue> values) {
+    if (!valid(values, FloeSinkConfig.TABLES)) {
+      return;
+    }
+    for (Object table : (List<?>) values.get(FloeSinkConfig.TABLES).value()) {
+      String name = String.valueOf(table);
+      if (name.isEmpty() || name.startsWith(".") || name.endsWith(".") || name.contains("..")) {
+        error(
+            values,
+            FloeSinkConfig.TABLES,
+            "'" + name + "' is not a table name: use namespace.table, e.g. db.events.");
+      }
+    }
   }
 
   private static void checkRouting(Map<String, ConfigValue> values) {
@@ -134,7 +155,7 @@ public final class ConfigValidation {
     }
   }
 
-  private static boolean valid(Map<String, ConfigValue> values, String... names) {
+  static boolean valid(Map<String, ConfigValue> values, String... names) {
     for (String name : names) {
       ConfigValue value = values.get(name);
       if (value == null || !value.errorMessages().isEmpty()) {
@@ -144,7 +165,8 @@ public final class ConfigValidation {
     return true;
   }
 
-  private static void error(Map<String, ConfigValue> values, String name, String message) {
-    values.get(name).addErrorMessage(message);
+  /** Adds an error to a key, creating a value entry for keys outside the ConfigDef. */
+  static void error(Map<String, ConfigValue> values, String name, String message) {
+    values.computeIfAbsent(name, ConfigValue::new).addErrorMessage(message);
   }
 }

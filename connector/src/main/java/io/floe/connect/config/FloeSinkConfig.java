@@ -4,6 +4,7 @@
  */
 package io.floe.connect.config;
 
+import io.floe.connect.catalog.PartitionBy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -103,6 +105,9 @@ public final class FloeSinkConfig extends AbstractConfig {
   public static final ConfigDef CONFIG_DEF = newConfigDef();
 
   private final Map<String, String> catalogProperties;
+  private final Map<String, String> props;
+  private final PartitionBy defaultPartitionBy;
+  private final Map<String, TableConfig> tableConfigs = new ConcurrentHashMap<>();
 
   public FloeSinkConfig(Map<String, String> originals) {
     super(CONFIG_DEF, originals, false);
@@ -110,6 +115,8 @@ public final class FloeSinkConfig extends AbstractConfig {
     originalsWithPrefix(CATALOG_PREFIX, true)
         .forEach((key, value) -> catalogProps.put(key, String.valueOf(value)));
     this.catalogProperties = Collections.unmodifiableMap(catalogProps);
+    this.props = Map.copyOf(originals);
+    this.defaultPartitionBy = PartitionBy.parse(getString(TABLES_DEFAULT_PARTITION_BY));
   }
 
   private static ConfigDef newConfigDef() {
@@ -172,6 +179,7 @@ public final class FloeSinkConfig extends AbstractConfig {
         TABLES_DEFAULT_PARTITION_BY,
         Type.STRING,
         TABLES_DEFAULT_PARTITION_BY_DEFAULT,
+        new PartitionByValidator(),
         Importance.LOW,
         TABLES_DEFAULT_PARTITION_BY_DOC,
         GROUP_TABLES,
@@ -263,6 +271,16 @@ public final class FloeSinkConfig extends AbstractConfig {
     return Optional.ofNullable(getString(TABLES_ROUTE_FIELD));
   }
 
+  /**
+   * The settings of {@code table}: its {@code iceberg.table.<table>.*} keys over the defaults.
+   *
+   * @throws IllegalArgumentException naming the key whose value is invalid
+   */
+  public TableConfig tableConfig(String table) {
+    return tableConfigs.computeIfAbsent(
+        table, t -> TableConfig.parse(t, props, defaultPartitionBy));
+  }
+
   public String catalogName() {
     return getString(CATALOG_NAME);
   }
@@ -293,6 +311,24 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   public Duration commitTimeout() {
     return Duration.ofMillis(getLong(COMMIT_TIMEOUT_MS));
+  }
+
+  /** Checks the syntax of a partition spec. */
+  static final class PartitionByValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        PartitionBy.parse((String) value);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated terms: column, year(c), month(c), day(c), hour(c), bucket(c, N),"
+          + " truncate(c, W)";
+    }
   }
 
   /** The catalog types Floe bundles the client of. */

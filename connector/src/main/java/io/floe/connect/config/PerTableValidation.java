@@ -1,0 +1,130 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import io.floe.connect.catalog.PartitionBy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * Checks the {@code iceberg.table.<table>.*} keys: each names a listed table and a known setting
+ * with a valid value, and route rules are complete. Errors go on the per-table key itself.
+ */
+final class PerTableValidation {
+  private PerTableValidation() {}
+
+  static void check(Map<String, ConfigValue> values, Map<String, String> props) {
+    if (!ConfigValidation.valid(
+        values,
+        FloeSinkConfig.TABLES,
+        FloeSinkConfig.TABLES_DYNAMIC_ENABLED,
+        FloeSinkConfig.TABLES_ROUTE_FIELD)) {
+      return;
+    }
+    Set<String> tables = new TreeSet<>();
+    for (Object table : (List<?>) values.get(FloeSinkConfig.TABLES).value()) {
+      tables.add(String.valueOf(table));
+    }
+    boolean dynamic =
+        Boolean.TRUE.equals(values.get(FloeSinkConfig.TABLES_DYNAMIC_ENABLED).value());
+    boolean routeField = values.get(FloeSinkConfig.TABLES_ROUTE_FIELD).value() != null;
+
+    Set<String> tablesWithRegex = new TreeSet<>();
+    for (Map.Entry<String, String> prop : props.entrySet()) {
+      String key = prop.getKey();
+      var parts = TableConfig.split(key);
+      if (parts.isEmpty()) {
+        continue;
+      }
+      String table = parts.get().getKey();
+      String setting = parts.get().getValue();
+      if (!TableConfig.SETTINGS.contains(setting)) {
+        ConfigValidation.error(
+            values,
+            key,
+            "Unknown per-table setting '"
+                + setting
+                + "': iceberg.table.<table>. takes "
+                + String.join(", ", TableConfig.SETTINGS)
+                + ".");
+        continue;
+      }
+      if (!dynamic && !tables.contains(table)) {
+        ConfigValidation.error(
+            values,
+            key,
+            "Table '" + table + "' is not listed in " + FloeSinkConfig.TABLES + " (a typo?).");
+        continue;
+      }
+      checkValue(values, key, setting, prop.getValue(), dynamic, routeField);
+      if (setting.equals(TableConfig.ROUTE_REGEX)) {
+        tablesWithRegex.add(table);
+      }
+    }
+
+    if (!dynamic && routeField && !tablesWithRegex.isEmpty()) {
+      List<String> without = new ArrayList<>(tables);
+      without.removeAll(tablesWithRegex);
+      if (!without.isEmpty()) {
+        ConfigValidation.error(
+            values,
+            FloeSinkConfig.TABLES,
+            "With "
+                + FloeSinkConfig.TABLES_ROUTE_FIELD
+                + " and route rules, a table without iceberg.table.<table>.route-regex receives no"
+                + " record: add one for "
+                + String.join(", ", without)
+                + ".");
+      }
+    }
+  }
+
+  private static void checkValue(
+      Map<String, ConfigValue> values,
+      String key,
+      String setting,
+      String value,
+      boolean dynamic,
+      boolean routeField) {
+    switch (setting) {
+      case TableConfig.ROUTE_REGEX -> {
+        if (dynamic) {
+          ConfigValidation.error(
+              values,
+              key,
+              "Route rules do not apply with dynamic routing, where the route value names the table.");
+        } else if (!routeField) {
+          ConfigValidation.error(
+              values,
+              key,
+              "A route rule needs the field it matches: set "
+                  + FloeSinkConfig.TABLES_ROUTE_FIELD
+                  + ".");
+        } else {
+          try {
+            Pattern.compile(value);
+          } catch (PatternSyntaxException e) {
+            ConfigValidation.error(
+                values, key, "Not a valid regular expression: " + e.getDescription() + ".");
+          }
+        }
+      }
+      case TableConfig.PARTITION_BY -> {
+        try {
+          PartitionBy.parse(value);
+        } catch (IllegalArgumentException e) {
+          ConfigValidation.error(values, key, "Invalid partition spec: " + e.getMessage() + ".");
+        }
+      }
+      default -> throw new IllegalStateException("unchecked setting " + setting);
+    }
+  }
+}

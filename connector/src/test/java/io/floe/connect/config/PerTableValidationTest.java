@@ -1,0 +1,114 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.connect.IcebergSinkConnector;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+class PerTableValidationTest {
+
+  private static Map<String, String> routed() {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", IcebergSinkConnector.class.getName());
+    config.put("topics", "events");
+    config.put("iceberg.catalog.type", "rest");
+    config.put("iceberg.tables", "analytics.views,analytics.buys");
+    config.put("iceberg.tables.route-field", "type");
+    config.put("iceberg.table.analytics.views.route-regex", "view");
+    config.put("iceberg.table.analytics.buys.route-regex", "buy|refund");
+    config.put("iceberg.table.analytics.buys.partition-by", "day(ts), bucket(customer, 16)");
+    return config;
+  }
+
+  private static Map<String, List<String>> errors(Map<String, String> config) {
+    return new IcebergSinkConnector()
+        .validate(config).configValues().stream()
+            .filter(v -> !v.errorMessages().isEmpty())
+            .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+  }
+
+  @Test
+  void acceptsRouteRulesForEveryTable() {
+    assertThat(errors(routed())).isEmpty();
+    FloeSinkConfig config = new FloeSinkConfig(routed());
+    TableConfig buys = config.tableConfig("analytics.buys");
+    assertThat(buys.routeRegex())
+        .hasValueSatisfying(p -> assertThat(p.pattern()).isEqualTo("buy|refund"));
+    assertThat(buys.partitionBy().terms()).hasSize(2);
+    assertThat(config.tableConfig("analytics.views").partitionBy().isUnpartitioned()).isTrue();
+  }
+
+  @Test
+  void reportsAnInvalidRegexOnItsOwnKey() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.views.route-regex", "view(");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.views.route-regex");
+  }
+
+  @Test
+  void reportsAnInvalidPartitionSpecOnItsOwnKey() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buys.partition-by", "week(ts)");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.buys.partition-by");
+  }
+
+  @Test
+  void reportsAnInvalidDefaultPartitionSpec() {
+    Map<String, String> config = routed();
+    config.put("iceberg.tables.default-partition-by", "bucket(id)");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.tables.default-partition-by");
+  }
+
+  @Test
+  void flagsSettingsOfUnlistedTablesAsLikelyTypos() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.bys.partition-by", "day(ts)");
+    assertThat(errors(config))
+        .containsOnlyKeys("iceberg.table.analytics.bys.partition-by")
+        .extractingByKey("iceberg.table.analytics.bys.partition-by")
+        .satisfies(m -> assertThat(m.toString()).contains("a typo?"));
+  }
+
+  @Test
+  void flagsUnknownPerTableSettings() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buys.commit-branch", "main");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.buys.commit-branch");
+  }
+
+  @Test
+  void aTableWithoutARouteRuleWouldReceiveNothing() {
+    Map<String, String> config = routed();
+    config.remove("iceberg.table.analytics.views.route-regex");
+    assertThat(errors(config))
+        .containsOnlyKeys("iceberg.tables")
+        .extractingByKey("iceberg.tables")
+        .satisfies(m -> assertThat(m.toString()).contains("analytics.views"));
+  }
+
+  @Test
+  void aRouteRuleNeedsARouteField() {
+    Map<String, String> config = routed();
+    config.remove("iceberg.tables.route-field");
+    assertThat(errors(config))
+        .containsOnlyKeys(
+            "iceberg.table.analytics.views.route-regex",
+            "iceberg.table.analytics.buys.route-regex");
+  }
+
+  @Test
+  void rejectsMalformedTableNames() {
+    Map<String, String> config = routed();
+    config.put("iceberg.tables", "analytics.views,analytics.buys,db..t");
+    assertThat(errors(config)).containsKey("iceberg.tables");
+  }
+}
