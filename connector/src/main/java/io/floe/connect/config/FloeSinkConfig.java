@@ -66,6 +66,9 @@ public final class FloeSinkConfig extends AbstractConfig {
           + " year(c), month(c), day(c), hour(c), bucket(c, N) or truncate(c, W).";
   public static final String TABLES_DEFAULT_PARTITION_BY_DEFAULT = "";
 
+  /** {@code iceberg.tables.auto-create-props.*}: table properties of auto-created tables. */
+  public static final String AUTO_CREATE_PROPS_PREFIX = "iceberg.tables.auto-create-props.";
+
   public static final String CATALOG_NAME = "iceberg.catalog";
   public static final String CATALOG_NAME_DOC = "Name of the Iceberg catalog, as Iceberg sees it.";
   public static final String CATALOG_NAME_DEFAULT = "iceberg";
@@ -279,6 +282,22 @@ public final class FloeSinkConfig extends AbstractConfig {
   public TableConfig tableConfig(String table) {
     return tableConfigs.computeIfAbsent(
         table, t -> TableConfig.parse(t, props, defaultPartitionBy));
+  }
+
+  public boolean autoCreateEnabled() {
+    return getBoolean(TABLES_AUTO_CREATE_ENABLED);
+  }
+
+  /** Table properties for auto-created tables, from {@code iceberg.tables.auto-create-props.*}. */
+  public Map<String, String> autoCreateProperties() {
+    Map<String, String> result = new TreeMap<>();
+    props.forEach(
+        (key, value) -> {
+          if (key.startsWith(AUTO_CREATE_PROPS_PREFIX)) {
+            result.put(key.substring(AUTO_CREATE_PROPS_PREFIX.length()), value);
+          }
+        });
+    return Collections.unmodifiableMap(result);
   }
 
   public String catalogName() {

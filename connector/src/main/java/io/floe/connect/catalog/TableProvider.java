@@ -1,0 +1,139 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.catalog;
+
+import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.TableConfig;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads tables, and creates missing ones when {@code iceberg.tables.auto-create-enabled} is on:
+ * with the table's partition spec and {@code auto-create-props.*}, in a namespace created when
+ * missing. Tasks creating the same table at once converge: the loser of the race loads the winner's
+ * table.
+ */
+public final class TableProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(TableProvider.class);
+
+  /**
+   * Table format version of auto-created tables unless {@code auto-create-props} says otherwise.
+   */
+  static final String DEFAULT_FORMAT_VERSION = "2";
+
+  private final Catalog catalog;
+  private final FloeSinkConfig config;
+
+  public TableProvider(Catalog catalog, FloeSinkConfig config) {
+    this.catalog = catalog;
+    this.config = config;
+  }
+
+  /** The table, if it exists. */
+  public Optional<Table> load(String table) {
+    try {
+      return Optional.of(catalog.loadTable(TableIdentifier.parse(table)));
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The table, created from {@code schema} when missing and auto-create is on.
+   *
+   * @throws ConnectException when the table is missing and auto-create is off, or the table's
+   *     partition spec does not fit the schema: both need the operator, not a retry
+   */
+  public Table loadOrCreate(String table, Schema schema) {
+    Optional<Table> existing = load(table);
+    if (existing.isPresent()) {
+      return existing.get();
+    }
+    if (!config.autoCreateEnabled()) {
+      throw new ConnectException(
+          "Table "
+              + table
+              + " does not exist in catalog '"
+              + catalog.name()
+              + "': create it, or set "
+              + FloeSinkConfig.TABLES_AUTO_CREATE_ENABLED
+              + "=true.");
+    }
+    return create(TableIdentifier.parse(table), schema, config.tableConfig(table));
+  }
+
+  private Table create(TableIdentifier id, Schema schema, TableConfig tableConfig) {
+    PartitionSpec spec;
+    try {
+      spec = tableConfig.partitionBy().toSpec(schema);
+    } catch (IllegalArgumentException e) {
+      throw new ConnectException(
+          "Cannot create table "
+              + id
+              + ": "
+              + e.getMessage()
+              + ". Fix "
+              + TableConfig.key(tableConfig.table(), TableConfig.PARTITION_BY)
+              + " or "
+              + FloeSinkConfig.TABLES_DEFAULT_PARTITION_BY
+              + ".",
+          e);
+    }
+    Map<String, String> props = new HashMap<>();
+    props.put(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
+    props.putAll(config.autoCreateProperties());
+    createNamespaceIfMissing(id.namespace());
+    try {
+      Table created =
+          catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create();
+      LOG.info(
+          "Created table {} (partitioned by {}) with schema {}",
+          id,
+          tableConfig.partitionBy(),
+          created.schema().asStruct());
+      return created;
+    } catch (RuntimeException e) {
+      // AlreadyExistsException from most catalogs; some (JDBC) fail on their unique key instead
+      if (e instanceof AlreadyExistsException || catalog.tableExists(id)) {
+        LOG.info("Table {} was created concurrently; loading it", id);
+        return catalog.loadTable(id);
+      }
+      throw e;
+    }
+  }
+
+  private void createNamespaceIfMissing(Namespace namespace) {
+    if (namespace.isEmpty() || !(catalog instanceof SupportsNamespaces namespaces)) {
+      return;
+    }
+    if (namespaces.namespaceExists(namespace)) {
+      return;
+    }
+    try {
+      namespaces.createNamespace(namespace);
+      LOG.info("Created namespace {}", namespace);
+    } catch (RuntimeException e) {
+      // created concurrently by another task (AlreadyExistsException, or a unique-key failure
+      // from a JDBC catalog): what we wanted; anything else is real
+      if (!(e instanceof AlreadyExistsException) && !namespaces.namespaceExists(namespace)) {
+        throw e;
+      }
+    }
+  }
+}
