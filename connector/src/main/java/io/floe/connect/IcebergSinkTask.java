@@ -5,12 +5,14 @@
 package io.floe.connect;
 
 import io.floe.connect.catalog.CatalogLoader;
+import io.floe.connect.commit.ConnectConsumerAccess;
 import io.floe.connect.config.FloeSinkConfig;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -33,6 +35,9 @@ public class IcebergSinkTask extends SinkTask {
   @Override
   public void start(Map<String, String> props) {
     FloeSinkConfig config = new FloeSinkConfig(props);
+    // Fail at start, not at the first commit, if this runtime hides what fencing needs.
+    ConsumerGroupMetadata group = ConnectConsumerAccess.groupMetadata(context).get();
+    LOG.info("Connect consumer group metadata reachable (group {})", group.groupId());
     catalog = new CatalogLoader().load(config);
     LOG.info("Started Floe {} sink task, catalog '{}'", version(), catalog.name());
   }

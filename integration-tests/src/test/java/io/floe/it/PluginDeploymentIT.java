@@ -13,6 +13,8 @@ import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.StackDirs;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,7 +65,7 @@ class PluginDeploymentIT {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(KafkaRuntime.class)
-  void installsFromZipValidatesExamplesAndRuns(KafkaRuntime runtime) {
+  void installsFromZipValidatesExamplesAndRuns(KafkaRuntime runtime) throws IOException {
     try (ConnectWorker worker =
         ConnectWorker.start(
             broker,
@@ -178,7 +180,7 @@ class PluginDeploymentIT {
     return errors;
   }
 
-  private void deploysAndRuns(ConnectWorker worker, KafkaRuntime runtime) {
+  private void deploysAndRuns(ConnectWorker worker, KafkaRuntime runtime) throws IOException {
     String name = "quickstart-" + runtime.line().replace('.', '-');
     String topic = "events-" + runtime.line().replace('.', '-');
     broker.createTopic(topic, 2);
@@ -192,6 +194,9 @@ class PluginDeploymentIT {
     assertThat(status.path("tasks")).hasSize(2);
     // The tasks loaded the JDBC catalog on SQLite inside plugin isolation: it created its file.
     assertThat(work.resolve("catalog.db")).exists();
+    // and reached the consumer's group metadata that fencing needs, on this runtime too
+    assertThat(Files.readString(worker.log()))
+        .contains("Connect consumer group metadata reachable (group connect-" + name + ")");
     worker.rest().deleteConnector(name);
   }
 
