@@ -1,0 +1,253 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.bench;
+
+import static io.floe.it.bench.BenchRows.SCHEMA;
+import static io.floe.it.bench.BenchRows.T0;
+
+import io.floe.connect.write.TableWriter;
+import io.floe.connect.write.WriterPool;
+import io.floe.connect.write.WriterPoolOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.hadoop.HadoopTables;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Writes the same pre-built rows into a day-partitioned table on local disk in several ways, a
+ * warm-up and then {@code runs} rounds (each in a rotated order), and prints rows/s, MB/s,
+ * allocation, the heap the open writers hold and the ratio to Iceberg's plain Parquet {@link
+ * DataWriter}. Args: rows, runs, work directory. Exits non-zero if any way loses a row.
+ */
+final class WriterThroughput {
+  /** Records of one source partition in a row, as a consumer fetch delivers them. */
+  private static final int RUN_LENGTH = 500;
+
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static final List<MemoryPoolMXBean> HEAP = BenchRows.heapPools();
+
+  /** Called once the last row is written, before the files are closed; not timed. */
+  static final class Probe {
+    private long pausedNanos;
+    private long liveBytes;
+    private String note = "";
+
+    void beforeClose(String detail) {
+      long start = System.nanoTime();
+      liveBytes = BenchRows.liveHeap(HEAP);
+      note = detail;
+      pausedNanos += System.nanoTime() - start;
+    }
+  }
+
+  interface Variant {
+    List<DataFile> write(Table table, List<Record> rows, Probe probe) throws IOException;
+  }
+
+  private WriterThroughput() {}
+
+  public static void main(String[] args) throws IOException {
+    int rowCount = Integer.parseInt(args[0]);
+    int runs = Integer.parseInt(args[1]);
+    Path work = Path.of(args[2]);
+    List<Record> rows = BenchRows.rows(rowCount, 42);
+    Map<String, Variant> variants = new LinkedHashMap<>();
+    variants.put("Iceberg Parquet DataWriter per day", WriterThroughput::rawParquet);
+    variants.put("Iceberg FanoutDataWriter", WriterThroughput::icebergFanout);
+    WriterPoolOptions defaults = WriterPoolOptions.defaults();
+    WriterPoolOptions large = new WriterPoolOptions(512L << 20, defaults.maxOpenFiles());
+    variants.put("Floe TableWriter, 1 source partition", (t, r, p) -> floe(t, r, p, 1, defaults));
+    variants.put("Floe TableWriter, 4 source partitions", (t, r, p) -> floe(t, r, p, 4, defaults));
+    variants.put("Floe, 4 source partitions, 512 MiB budget", (t, r, p) -> floe(t, r, p, 4, large));
+    variants.put(
+        "Floe, 4 source partitions, shared files",
+        (t, r, p) -> floe(t, r, p, 4, defaults.withSharedFiles(true)));
+    System.out.printf(
+        "%,d rows of 12 fields, day(ts) over %d days; the rows hold %,d MiB; heap %,d MiB%n",
+        rowCount,
+        BenchRows.DAYS,
+        BenchRows.liveHeap(HEAP) >> 20,
+        Runtime.getRuntime().maxMemory() >> 20);
+    for (Map.Entry<String, Variant> variant : variants.entrySet()) {
+      measure(variant.getValue(), rows, "warm-up: " + variant.getKey(), work);
+    }
+    Map<String, double[]> rates = new LinkedHashMap<>();
+    variants.keySet().forEach(name -> rates.put(name, new double[runs]));
+    List<String> order = new ArrayList<>(variants.keySet());
+    for (int run = 0; run < runs; run++) {
+      for (String name : order) {
+        rates.get(name)[run] = measure(variants.get(name), rows, name, work);
+      }
+      Collections.rotate(order, 1);
+    }
+    double[] first = rates.values().iterator().next();
+    System.out.printf(
+        "%nWriterBench: %d runs; the best run is the figure least disturbed by other load%n", runs);
+    rates.forEach(
+        (name, values) ->
+            System.out.printf(
+                "  %-44s median %,9.0f rows/s (%.2f)   best %,9.0f rows/s (%.2f)%n",
+                name,
+                median(values),
+                median(values) / median(first),
+                best(values),
+                best(values) / best(first)));
+  }
+
+  private static double best(double[] values) {
+    return Arrays.stream(values).max().orElseThrow();
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+
+  private static double measure(Variant variant, List<Record> rows, String name, Path work)
+      throws IOException {
+    Path location = work.resolve("t-" + UUID.randomUUID());
+    Table table =
+        new HadoopTables(new Configuration())
+            .create(
+                SCHEMA, PartitionSpec.builderFor(SCHEMA).day("ts").build(), location.toString());
+    long baseline = BenchRows.liveHeap(HEAP);
+    HEAP.forEach(MemoryPoolMXBean::resetPeakUsage);
+    Probe probe = new Probe();
+    long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
+    long start = System.nanoTime();
+    List<DataFile> files = variant.write(table, rows, probe);
+    double seconds = (System.nanoTime() - start - probe.pausedNanos) / 1e9;
+    long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
+    long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    long written = files.stream().mapToLong(DataFile::recordCount).sum();
+    if (written != rows.size()) {
+      throw new IllegalStateException(name + " wrote " + written + " of " + rows.size() + " rows");
+    }
+    double rate = rows.size() / seconds;
+    System.out.printf(
+        "%-46s %,9.0f rows/s %5.1f MB/s %3d files %,5d B/row allocated; writers hold %,4d MiB,"
+            + " peak heap %,5d MiB%s%n",
+        name,
+        rate,
+        bytes / 1e6 / seconds,
+        files.size(),
+        allocated / rows.size(),
+        Math.max(0, probe.liveBytes - baseline) >> 20,
+        BenchRows.peakHeap(HEAP) >> 20,
+        probe.note);
+    deleteRecursively(location);
+    return rate;
+  }
+
+  private static List<DataFile> floe(
+      Table table, List<Record> rows, Probe probe, int sources, WriterPoolOptions options) {
+    try (WriterPool pool = new WriterPool(options, Map.of(), 0)) {
+      TableWriter writer = pool.writerFor(TableIdentifier.of("bench", "orders"), id -> table);
+      TopicPartition[] partitions = new TopicPartition[sources];
+      Arrays.setAll(partitions, p -> new TopicPartition("orders", p));
+      long offset = 0;
+      for (Record row : rows) {
+        writer.write(partitions[(int) (offset / RUN_LENGTH % sources)], offset, T0, row);
+        offset++;
+      }
+      probe.beforeClose(
+          String.format(
+              "; estimate %,d MiB, %d files closed by the budget",
+              pool.stats().bufferedBytesEstimate() >> 20, pool.stats().filesClosedForMemory()));
+      List<DataFile> files = new ArrayList<>();
+      pool.complete().forEach(w -> files.addAll(w.dataFiles()));
+      return files;
+    }
+  }
+
+  private static List<DataFile> rawParquet(Table table, List<Record> rows, Probe probe)
+      throws IOException {
+    PartitionKey key = new PartitionKey(table.spec(), table.schema());
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+    OutputFileFactory names = OutputFileFactory.builderFor(table, 1, 1).build();
+    Map<PartitionKey, DataWriter<Record>> writers = new HashMap<>();
+    for (Record row : rows) {
+      key.partition(wrapper.wrap(row));
+      DataWriter<Record> writer = writers.get(key);
+      if (writer == null) {
+        PartitionKey copy = key.copy();
+        writer =
+            org.apache.iceberg.parquet.Parquet.writeData(
+                    names.newOutputFile(table.spec(), copy).encryptingOutputFile())
+                .forTable(table)
+                .withPartition(copy)
+                .createWriterFunc(GenericParquetWriter::create)
+                .overwrite()
+                .build();
+        writers.put(copy, writer);
+      }
+      writer.write(row);
+    }
+    probe.beforeClose("");
+    List<DataFile> files = new ArrayList<>();
+    for (DataWriter<Record> writer : writers.values()) {
+      writer.close();
+      files.add(writer.toDataFile());
+    }
+    return files;
+  }
+
+  private static List<DataFile> icebergFanout(Table table, List<Record> rows, Probe probe)
+      throws IOException {
+    PartitionKey key = new PartitionKey(table.spec(), table.schema());
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+    FanoutDataWriter<Record> writer =
+        new FanoutDataWriter<>(
+            new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build(),
+            OutputFileFactory.builderFor(table, 1, 2).build(),
+            table.io(),
+            512L * 1024 * 1024);
+    for (Record row : rows) {
+      key.partition(wrapper.wrap(row));
+      writer.write(row, table.spec(), key);
+    }
+    probe.beforeClose("");
+    writer.close();
+    return writer.result().dataFiles();
+  }
+
+  static void deleteRecursively(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
