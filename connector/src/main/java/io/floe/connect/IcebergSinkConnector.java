@@ -7,6 +7,7 @@ package io.floe.connect;
 import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.FloeSinkConfig;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -48,7 +49,9 @@ public class IcebergSinkConnector extends SinkConnector {
   public List<Map<String, String>> taskConfigs(int maxTasks) {
     List<Map<String, String>> configs = new ArrayList<>(maxTasks);
     for (int i = 0; i < maxTasks; i++) {
-      configs.add(props);
+      Map<String, String> task = new HashMap<>(props);
+      task.put(FloeSinkConfig.TASK_INDEX, Integer.toString(i));
+      configs.add(task);
     }
     return configs;
   }

@@ -5,17 +5,23 @@
 package io.floe.connect;
 
 import io.floe.connect.catalog.CatalogLoader;
-import io.floe.connect.commit.ConnectConsumerAccess;
+import io.floe.connect.catalog.TableProvider;
+import io.floe.connect.commit.Committer;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.control.ConfiguredKafkaClients;
+import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.errors.FailFastOutcomes;
+import io.floe.connect.write.SinkWriter;
+import io.floe.connect.write.WriterPool;
+import io.floe.connect.write.WriterPoolOptions;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 import org.slf4j.Logger;
@@ -26,6 +32,7 @@ public class IcebergSinkTask extends SinkTask {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkTask.class);
 
   private Catalog catalog;
+  private Committer committer;
 
   @Override
   public String version() {
@@ -35,41 +42,64 @@ public class IcebergSinkTask extends SinkTask {
   @Override
   public void start(Map<String, String> props) {
     FloeSinkConfig config = new FloeSinkConfig(props);
-    // Fail at start, not at the first commit, if this runtime hides what fencing needs.
-    ConsumerGroupMetadata group = ConnectConsumerAccess.groupMetadata(context).get();
-    LOG.info("Connect consumer group metadata reachable (group {})", group.groupId());
     catalog = new CatalogLoader().load(config);
-    LOG.info("Started Floe {} sink task, catalog '{}'", version(), catalog.name());
+    FailFastOutcomes outcomes = new FailFastOutcomes();
+    SinkWriter writer =
+        new SinkWriter(
+            config,
+            new TableProvider(catalog, config),
+            new WriterPool(
+                new WriterPoolOptions(
+                    config.writerMemoryBudgetBytes(), config.writerMaxOpenFiles()),
+                config.writeProperties(),
+                config.taskIndex()),
+            ConvertOptions.defaults(),
+            outcomes);
+    committer =
+        new Committer(
+            config,
+            catalog,
+            context,
+            new ConfiguredKafkaClients(config.kafkaProperties()),
+            Clock.systemUTC());
+    committer.start(writer, outcomes::awaitReported);
+    LOG.info(
+        "Started Floe {} sink task {}, catalog '{}'",
+        version(),
+        config.taskIndex(),
+        catalog.name());
+  }
+
+  @Override
+  public void open(Collection<TopicPartition> partitions) {
+    committer.open(partitions);
+  }
+
+  @Override
+  public void close(Collection<TopicPartition> partitions) {
+    committer.close(partitions);
   }
 
   @Override
   public void put(Collection<SinkRecord> records) {
-    if (records.isEmpty()) {
-      return;
-    }
-    // Offsets are never committed by this build (preCommit returns nothing), so failing here
-    // loses nothing: the records are delivered again once a build with a write path runs.
-    SinkRecord first = records.iterator().next();
-    throw new ConnectException(
-        String.format(
-            "Floe %s has no write path yet: refusing %d record(s) starting at topic %s,"
-                + " partition %d, offset %d. Nothing was written and no offset was committed.",
-            version(),
-            records.size(),
-            first.originalTopic(),
-            first.originalKafkaPartition(),
-            first.originalKafkaOffset()));
+    committer.put(records);
   }
 
   @Override
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-    // Source offsets advance only inside the commit protocol's Kafka transactions, never here.
+    // Source offsets advance only inside the commit protocol's Kafka transactions, never here;
+    // this is also where an idle task notices a failed control thread.
+    committer.checkHealthy();
     return Map.of();
   }
 
   @Override
   public void stop() {
+    if (committer != null) {
+      committer.close();
+      committer = null;
+    }
     if (catalog instanceof Closeable closeable) {
       try {
         closeable.close();

@@ -59,8 +59,8 @@ class CatalogDeploymentIT {
   }
 
   /** The example with its {@code iceberg.catalog.*} keys replaced by the given catalog's. */
-  private static Map<String, String> withCatalog(String example, Map<String, String> catalog) {
-    Map<String, String> config = ConfigExamples.load(example);
+  private Map<String, String> withCatalog(String example, Map<String, String> catalog) {
+    Map<String, String> config = ConfigExamples.load(example, broker);
     config.keySet().removeIf(key -> key.startsWith("iceberg.catalog."));
     catalog.forEach((key, value) -> config.put("iceberg.catalog." + key, value));
     return config;

@@ -185,7 +185,8 @@ class PluginDeploymentIT {
     String topic = "events-" + runtime.line().replace('.', '-');
     broker.createTopic(topic, 2);
     Path work = StackDirs.newServiceDir("quickstart-catalog");
-    Map<String, String> config = ConfigExamples.quickstart(work, "http://127.0.0.1:1");
+    Map<String, String> config =
+        ConfigExamples.quickstart(work, "http://127.0.0.1:1", broker.bootstrapServers());
     config.put("name", name);
     config.put("topics", topic);
     config.put("tasks.max", "2");
@@ -196,14 +197,14 @@ class PluginDeploymentIT {
     assertThat(work.resolve("catalog.db")).exists();
     // and reached the consumer's group metadata that fencing needs, on this runtime too
     assertThat(Files.readString(worker.log()))
-        .contains("Connect consumer group metadata reachable (group connect-" + name + ")");
+        .contains("of group connect-" + name + " uses control topic");
     worker.rest().deleteConnector(name);
   }
 
   @Test
-  void taskReceivingRecordsFailsLoudlyAndCommitsNoOffset() throws Exception {
-    String topic = "no-write-path";
-    String name = "no-write-path";
+  void aRecordThatCannotBeRoutedFailsTheTaskNamingItsOffsetAndCommitsNothing() throws Exception {
+    String topic = "unroutable";
+    String name = "unroutable";
     broker.createTopic(topic, 1);
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(
@@ -217,17 +218,22 @@ class PluginDeploymentIT {
         ConnectWorker.start(
             broker, pluginPath, new ConnectWorker.Options().groupId("connect-fail"))) {
       Map<String, String> config =
-          ConfigExamples.quickstart(StackDirs.newServiceDir("fail-catalog"), "http://127.0.0.1:1");
+          ConfigExamples.quickstart(
+              StackDirs.newServiceDir("fail-catalog"),
+              "http://127.0.0.1:1",
+              broker.bootstrapServers());
       config.put("name", name);
       config.put("topics", topic);
       config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
       config.put("value.converter.schemas.enable", "false");
+      // the record has no "kind" field, so no table can be picked for it
+      config.put("iceberg.tables.route-field", "kind");
+      config.put("iceberg.table.demo.events.route-regex", "page-view");
       worker.rest().putConnector(name, config);
 
       JsonNode failed = worker.rest().awaitTaskFailed(name, RUNNING_TIMEOUT);
       assertThat(failed.path("trace").asText())
-          .contains("has no write path yet")
-          .contains("topic " + topic + ", partition 0, offset 0");
+          .contains("Cannot route the record at topic " + topic + ", partition 0, offset 0");
       try (Admin admin = broker.admin()) {
         Map<TopicPartition, OffsetAndMetadata> committed =
             admin

@@ -105,6 +105,59 @@ public final class FloeSinkConfig extends AbstractConfig {
           + " commits what arrived; late answers join the next cycle. Must be below the interval.";
   public static final long COMMIT_TIMEOUT_MS_DEFAULT = 30_000L;
 
+  public static final String COMMIT_BUFFER_BYTES = "iceberg.control.commit.buffer-bytes";
+  public static final String COMMIT_BUFFER_BYTES_DOC =
+      "A worker asks for an early commit cycle when it holds this many bytes of data files not yet"
+          + " handed over; the coordinator then starts the cycle before the interval ends.";
+  public static final long COMMIT_BUFFER_BYTES_DEFAULT = 256L * 1024 * 1024;
+
+  public static final String COMMIT_RETRY_TIMEOUT_MS = "iceberg.control.commit.retry-timeout-ms";
+  public static final String COMMIT_RETRY_TIMEOUT_MS_DOC =
+      "How long, in milliseconds, the coordinator retries a commit that fails for a retriable"
+          + " reason (catalog or object store unreachable, conflicting commit) before the task"
+          + " fails with the cause.";
+  public static final long COMMIT_RETRY_TIMEOUT_MS_DEFAULT = 300_000L;
+
+  public static final String TRANSACTIONAL_ID_PREFIX = "iceberg.control.transactional-id-prefix";
+  public static final String TRANSACTIONAL_ID_PREFIX_DOC =
+      "Prefix of the Kafka transactional ids of the workers and the coordinator, for clusters"
+          + " whose ACLs grant transactional ids by prefix.";
+  public static final String TRANSACTIONAL_ID_PREFIX_DEFAULT = "";
+
+  /** Set by the connector on each task's configuration: the task's number, from 0. */
+  public static final String TASK_INDEX = "floe.task.index";
+
+  public static final String KAFKA_PREFIX = "iceberg.kafka.";
+
+  public static final String KAFKA_BOOTSTRAP_SERVERS = KAFKA_PREFIX + "bootstrap.servers";
+  public static final String KAFKA_BOOTSTRAP_SERVERS_DOC =
+      "Bootstrap servers of the Kafka cluster that holds the Connect cluster's consumer groups: the"
+          + " control topic lives there, and the workers commit their source offsets there in the"
+          + " same transactions as their control events. Other client settings of the control"
+          + " clients (security, SASL, TLS) go in iceberg.kafka.*.";
+
+  public static final String KAFKA_METADATA_COLUMN = "iceberg.tables.kafka-metadata-column";
+  public static final String KAFKA_METADATA_COLUMN_DOC =
+      "Name of a struct column (topic, partition, offset, timestamp, key) that records where each"
+          + " row came from; empty for none. Added to auto-created tables and, with schema"
+          + " evolution, to existing ones.";
+  public static final String KAFKA_METADATA_COLUMN_DEFAULT = "";
+
+  public static final String WRITE_PROPS_PREFIX = "iceberg.tables.write-props.";
+
+  public static final String WRITER_MEMORY_BUDGET_BYTES =
+      "iceberg.tables.writer.memory-budget-bytes";
+  public static final String WRITER_MEMORY_BUDGET_BYTES_DOC =
+      "Memory a task may hold in open data files, over all tables; when exceeded, the least"
+          + " recently written files are closed early (their data is committed in the next cycle).";
+
+  public static final long WRITER_MEMORY_BUDGET_BYTES_DEFAULT = 128L * 1024 * 1024;
+
+  public static final String WRITER_MAX_OPEN_FILES = "iceberg.tables.writer.max-open-files";
+  public static final String WRITER_MAX_OPEN_FILES_DOC =
+      "Most data files a task keeps open at once, over all tables and partitions.";
+  public static final int WRITER_MAX_OPEN_FILES_DEFAULT = 64;
+
   public static final ConfigDef CONFIG_DEF = newConfigDef();
 
   private final Map<String, String> catalogProperties;
@@ -189,6 +242,38 @@ public final class FloeSinkConfig extends AbstractConfig {
         ++order,
         Width.LONG,
         "Default partitioning");
+    def.define(
+        KAFKA_METADATA_COLUMN,
+        Type.STRING,
+        KAFKA_METADATA_COLUMN_DEFAULT,
+        Importance.LOW,
+        KAFKA_METADATA_COLUMN_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Kafka metadata column");
+    def.define(
+        WRITER_MEMORY_BUDGET_BYTES,
+        Type.LONG,
+        WRITER_MEMORY_BUDGET_BYTES_DEFAULT,
+        ConfigDef.Range.atLeast(1024 * 1024),
+        Importance.LOW,
+        WRITER_MEMORY_BUDGET_BYTES_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Writer memory budget (bytes)");
+    def.define(
+        WRITER_MAX_OPEN_FILES,
+        Type.INT,
+        WRITER_MAX_OPEN_FILES_DEFAULT,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        WRITER_MAX_OPEN_FILES_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Writer max open files");
 
     order = 0;
     def.define(
@@ -259,6 +344,49 @@ public final class FloeSinkConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Commit timeout (ms)");
+    def.define(
+        COMMIT_BUFFER_BYTES,
+        Type.LONG,
+        COMMIT_BUFFER_BYTES_DEFAULT,
+        ConfigDef.Range.atLeast(1024 * 1024),
+        Importance.LOW,
+        COMMIT_BUFFER_BYTES_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.SHORT,
+        "Early commit at (bytes)");
+    def.define(
+        COMMIT_RETRY_TIMEOUT_MS,
+        Type.LONG,
+        COMMIT_RETRY_TIMEOUT_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        COMMIT_RETRY_TIMEOUT_MS_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.SHORT,
+        "Commit retry timeout (ms)");
+    def.define(
+        TRANSACTIONAL_ID_PREFIX,
+        Type.STRING,
+        TRANSACTIONAL_ID_PREFIX_DEFAULT,
+        Importance.LOW,
+        TRANSACTIONAL_ID_PREFIX_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.MEDIUM,
+        "Transactional id prefix");
+    def.define(
+        KAFKA_BOOTSTRAP_SERVERS,
+        Type.STRING,
+        null,
+        new ConfigDef.NonEmptyString(),
+        Importance.HIGH,
+        KAFKA_BOOTSTRAP_SERVERS_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.LONG,
+        "Kafka bootstrap servers");
     return def;
   }
 
@@ -330,6 +458,96 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   public Duration commitTimeout() {
     return Duration.ofMillis(getLong(COMMIT_TIMEOUT_MS));
+  }
+
+  public Duration commitRetryTimeout() {
+    return Duration.ofMillis(getLong(COMMIT_RETRY_TIMEOUT_MS));
+  }
+
+  public long commitBufferBytes() {
+    return getLong(COMMIT_BUFFER_BYTES);
+  }
+
+  public String transactionalIdPrefix() {
+    return getString(TRANSACTIONAL_ID_PREFIX);
+  }
+
+  /**
+   * Client properties of the control-topic producer and consumers: every {@code iceberg.kafka.*}
+   * key with the prefix removed.
+   */
+  public Map<String, Object> kafkaProperties() {
+    return new TreeMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
+  }
+
+  /**
+   * The bootstrap servers of the control clients.
+   *
+   * @throws ConfigException when unset: the commit protocol cannot run without them
+   */
+  public String kafkaBootstrapServers() {
+    String servers = getString(KAFKA_BOOTSTRAP_SERVERS);
+    if (servers == null || servers.isBlank()) {
+      throw new ConfigException(KAFKA_BOOTSTRAP_SERVERS, null, MISSING_BOOTSTRAP_SERVERS);
+    }
+    return servers;
+  }
+
+  public static final String MISSING_BOOTSTRAP_SERVERS =
+      "required: the bootstrap servers of the Kafka cluster this Connect cluster stores its"
+          + " consumer offsets in (the same value as the worker's bootstrap.servers)";
+
+  /** The name of the Kafka metadata column, if rows get one. */
+  public Optional<String> kafkaMetadataColumn() {
+    String name = getString(KAFKA_METADATA_COLUMN);
+    return name == null || name.isBlank() ? Optional.empty() : Optional.of(name.trim());
+  }
+
+  /** Writer properties laid over every table's own, from {@code iceberg.tables.write-props.*}. */
+  public Map<String, String> writeProperties() {
+    Map<String, String> result = new TreeMap<>();
+    props.forEach(
+        (key, value) -> {
+          if (key.startsWith(WRITE_PROPS_PREFIX)) {
+            result.put(key.substring(WRITE_PROPS_PREFIX.length()), value);
+          }
+        });
+    return Collections.unmodifiableMap(result);
+  }
+
+  public long writerMemoryBudgetBytes() {
+    return getLong(WRITER_MEMORY_BUDGET_BYTES);
+  }
+
+  public int writerMaxOpenFiles() {
+    return getInt(WRITER_MAX_OPEN_FILES);
+  }
+
+  /** The source topics from the connector's {@code topics} key, when it lists them. */
+  public List<String> sourceTopics() {
+    String topics = props.get("topics");
+    if (topics == null || topics.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(topics.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+  }
+
+  /** The connector's {@code topics.regex}, if it has one. */
+  public Optional<String> sourceTopicsRegex() {
+    String regex = props.get("topics.regex");
+    return regex == null || regex.isBlank() ? Optional.empty() : Optional.of(regex);
+  }
+
+  /** This task's number (0 outside a task). */
+  public int taskIndex() {
+    String index = props.get(TASK_INDEX);
+    return index == null ? 0 : Integer.parseInt(index);
+  }
+
+  /** The connector's name, as Connect passes it to tasks. */
+  public String connectorName() {
+    String name = props.get("name");
+    return name == null || name.isBlank() ? "floe" : name;
   }
 
   /** Checks the syntax of a partition spec. */

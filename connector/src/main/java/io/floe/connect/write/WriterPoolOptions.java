@@ -4,6 +4,8 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.config.FloeSinkConfig;
+
 /**
  * Limits shared by all table writers of one task.
  *
@@ -33,8 +35,9 @@ package io.floe.connect.write;
  */
 public record WriterPoolOptions(
     long memoryBudgetBytes, int maxOpenFiles, boolean shareFilesAcrossSourcePartitions) {
-  public static final long DEFAULT_MEMORY_BUDGET_BYTES = 128L * 1024 * 1024;
-  public static final int DEFAULT_MAX_OPEN_FILES = 64;
+  public static final long DEFAULT_MEMORY_BUDGET_BYTES =
+      FloeSinkConfig.WRITER_MEMORY_BUDGET_BYTES_DEFAULT;
+  public static final int DEFAULT_MAX_OPEN_FILES = FloeSinkConfig.WRITER_MAX_OPEN_FILES_DEFAULT;
 
   public WriterPoolOptions {
     if (memoryBudgetBytes <= 0) {

@@ -8,16 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.GenericPartitionFieldSummary;
-import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestWriter;
@@ -108,99 +104,5 @@ class DataWrittenManifestTest {
         .withRecordCount(records)
         .withFileSizeInBytes(100 + records)
         .build();
-  }
-
-  /** The manifest a coordinator rebuilds from a DataWritten. */
-  private record EventManifest(DataWritten event) implements ManifestFile {
-
-    @Override
-    public String path() {
-      return event.manifestLocation();
-    }
-
-    @Override
-    public long length() {
-      return event.manifestLengthBytes();
-    }
-
-    @Override
-    public int partitionSpecId() {
-      return event.partitionSpecId();
-    }
-
-    @Override
-    public ManifestContent content() {
-      return event.content();
-    }
-
-    @Override
-    public long sequenceNumber() {
-      return -1;
-    }
-
-    @Override
-    public long minSequenceNumber() {
-      return -1;
-    }
-
-    @Override
-    public Long snapshotId() {
-      return null;
-    }
-
-    @Override
-    public Integer addedFilesCount() {
-      return event.fileCount();
-    }
-
-    @Override
-    public Long addedRowsCount() {
-      return event.recordCount();
-    }
-
-    @Override
-    public Integer existingFilesCount() {
-      return 0;
-    }
-
-    @Override
-    public Long existingRowsCount() {
-      return 0L;
-    }
-
-    @Override
-    public Integer deletedFilesCount() {
-      return 0;
-    }
-
-    @Override
-    public Long deletedRowsCount() {
-      return 0L;
-    }
-
-    @Override
-    public List<PartitionFieldSummary> partitions() {
-      if (event.partitions() == null) {
-        return null;
-      }
-      return event.partitions().stream()
-          .<PartitionFieldSummary>map(
-              summary ->
-                  new GenericPartitionFieldSummary(
-                      summary.containsNull(),
-                      Boolean.TRUE.equals(summary.containsNan()),
-                      buffer(summary.lowerBound()),
-                      buffer(summary.upperBound())))
-          .toList();
-    }
-
-    @Override
-    public ManifestFile copy() {
-      return this;
-    }
-
-    private static ByteBuffer buffer(byte[] bytes) {
-      return bytes == null ? null : ByteBuffer.wrap(bytes);
-    }
   }
 }

@@ -81,7 +81,8 @@ public final class Quickstart {
           worker.rest().baseUrl(),
           registry.url());
 
-      Map<String, String> config = ConfigExamples.quickstart(workDir, registry.url());
+      Map<String, String> config =
+          ConfigExamples.quickstart(workDir, registry.url(), broker.bootstrapServers());
       String name = config.get("name");
       String topic = config.get("topics");
       broker.createTopic(topic, 2);

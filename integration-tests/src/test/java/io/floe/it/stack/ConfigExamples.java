@@ -50,7 +50,18 @@ public final class ConfigExamples {
   }
 
   /** The quickstart config with its folder and registry URL replaced by the given ones. */
-  public static Map<String, String> quickstart(Path workDir, String registryUrl) {
+  /** The placeholder bootstrap servers of the examples. */
+  public static final String EXAMPLE_BOOTSTRAP_SERVERS = "localhost:9092";
+
+  /** The example, pointed at {@code broker} for its control topic. */
+  public static Map<String, String> load(String fileName, KafkaBroker broker) {
+    Map<String, String> config = load(fileName);
+    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
+    return config;
+  }
+
+  public static Map<String, String> quickstart(
+      Path workDir, String registryUrl, String bootstrapServers) {
     Map<String, String> config = new LinkedHashMap<>();
     load("quickstart.json")
         .forEach(
@@ -59,7 +70,8 @@ public final class ConfigExamples {
                     key,
                     value
                         .replace("/tmp/floe-quickstart", workDir.toAbsolutePath().toString())
-                        .replace("http://127.0.0.1:8081", registryUrl)));
+                        .replace("http://127.0.0.1:8081", registryUrl)
+                        .replace(EXAMPLE_BOOTSTRAP_SERVERS, bootstrapServers)));
     return config;
   }
 }

@@ -1,0 +1,59 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import io.floe.connect.config.FloeSinkConfig;
+import java.time.Duration;
+
+/**
+ * The commit protocol's settings of one task.
+ *
+ * @param connectorName the connector's name, part of every transactional id
+ * @param taskIndex the task's number
+ * @param transactionalIdPrefix prefix of the transactional ids
+ * @param commitInterval how often a cycle starts
+ * @param commitTimeout how long a cycle waits for every answer
+ * @param retryTimeout how long retriable commit failures are retried
+ * @param bufferBytes pending bytes at which a worker asks for an early cycle
+ */
+public record ControlSettings(
+    String connectorName,
+    int taskIndex,
+    String transactionalIdPrefix,
+    Duration commitInterval,
+    Duration commitTimeout,
+    Duration retryTimeout,
+    long bufferBytes) {
+
+  public static ControlSettings of(FloeSinkConfig config) {
+    return new ControlSettings(
+        config.connectorName(),
+        config.taskIndex(),
+        config.transactionalIdPrefix(),
+        config.commitInterval(),
+        config.commitTimeout(),
+        config.commitRetryTimeout(),
+        config.commitBufferBytes());
+  }
+
+  /** The worker's transactional id: stable per task, so a restarted task fences its old self. */
+  String workerTransactionalId() {
+    return transactionalIdPrefix + "floe-" + connectorName + "-worker-" + taskIndex;
+  }
+
+  /** The coordinator's transactional id: one per connector, so a new coordinator fences the old. */
+  String coordinatorTransactionalId() {
+    return transactionalIdPrefix + "floe-" + connectorName + "-coordinator";
+  }
+
+  /** The group holding the coordinator's control-topic position. */
+  String coordinatorGroupId() {
+    return "floe-" + connectorName + "-coordinator";
+  }
+
+  String taskId() {
+    return connectorName + "-" + taskIndex;
+  }
+}

@@ -1,0 +1,413 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import io.floe.connect.control.CommitComplete;
+import io.floe.connect.control.ControlEvent;
+import io.floe.connect.control.ControlTopic;
+import io.floe.connect.control.DataComplete;
+import io.floe.connect.control.DataWritten;
+import io.floe.connect.control.EventCodec;
+import io.floe.connect.control.EventHeader;
+import io.floe.connect.control.EventType;
+import io.floe.connect.control.KafkaClients;
+import io.floe.connect.control.StartCommit;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connector's one coordinator (DESIGN.md §2 steps 3 and 5, §3), on a thread of its own in the
+ * task that owns the election partition. It starts a cycle every interval (or early, when a worker
+ * asks), gathers the workers' answers, commits every table of the cycle, then sends {@code
+ * CommitComplete} and commits its control-topic position in one transaction.
+ *
+ * <p>Its transactional id is the same for every coordinator of the connector, so a new one fences
+ * the old one (R3); and since every table commit re-reads the table's position first and validates
+ * that no other commit of the connector landed meanwhile, even a coordinator that has not yet
+ * noticed it was replaced cannot commit anything twice. Without a committed position it starts at
+ * the earliest control offset (R5). Retriable failures are retried with backoff for the retry
+ * timeout, then the coordinator fails and so does its task (R4).
+ */
+public final class Coordinator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+  private static final long FIRST_BACKOFF_MS = 500;
+  private static final long MAX_BACKOFF_MS = 30_000;
+
+  private final ControlSettings settings;
+  private final String groupId;
+  private final KafkaClients clients;
+  private final ControlTopic topic;
+  private final Supplier<Set<TopicPartition>> sourcePartitions;
+  private final Clock clock;
+  private final EventCodec codec = new EventCodec();
+  private final CycleTracker tracker;
+  private final TableCommitter committer;
+  private final List<PendingEvent> pending = new ArrayList<>();
+  private final Thread thread;
+  private Producer<byte[], byte[]> producer;
+  private volatile Consumer<byte[], byte[]> consumer;
+  private volatile boolean running = true;
+  private volatile RuntimeException failure;
+  private TableCommitter.Cycle retrying;
+  private long retryAtMs = -1;
+  private long backoffMs = FIRST_BACKOFF_MS;
+  private long firstFailureMs = -1;
+
+  /**
+   * @param groupId the Connect consumer group of the connector: names its events and its marks
+   * @param sourcePartitions every partition of the connector's source topics, asked at each cycle
+   */
+  public Coordinator(
+      ControlSettings settings,
+      String groupId,
+      Catalog catalog,
+      KafkaClients clients,
+      ControlTopic topic,
+      Supplier<Set<TopicPartition>> sourcePartitions,
+      Clock clock) {
+    this.settings = settings;
+    this.groupId = groupId;
+    this.clients = clients;
+    this.topic = topic;
+    this.sourcePartitions = sourcePartitions;
+    this.clock = clock;
+    this.tracker = new CycleTracker(settings.commitInterval(), settings.commitTimeout(), clock);
+    this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic);
+    this.thread = new Thread(this::run, "floe-coordinator-" + settings.connectorName());
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  /** Throws the coordinator's failure, if it failed. */
+  public void checkHealthy() {
+    RuntimeException failed = failure;
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  private void run() {
+    try {
+      open();
+      while (running) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+          handle(record);
+        }
+        step();
+      }
+    } catch (WakeupException e) {
+      if (running) {
+        fail(new ConnectException("The coordinator's consumer was woken up unexpectedly", e));
+      }
+    } catch (ProducerFencedException | InvalidProducerEpochException e) {
+      fail(
+          new ConnectException(
+              "The coordinator of connector "
+                  + settings.connectorName()
+                  + " was fenced: a newer coordinator took over (transactional id "
+                  + settings.coordinatorTransactionalId()
+                  + ")",
+              e));
+    } catch (RuntimeException e) {
+      fail(e);
+    } catch (Error e) {
+      fail(new ConnectException("The coordinator failed: " + e, e));
+    }
+  }
+
+  private void fail(RuntimeException e) {
+    if (!running) {
+      return;
+    }
+    LOG.error(
+        "Coordinator of connector {} stopped: {}", settings.connectorName(), e.getMessage(), e);
+    failure =
+        e instanceof ConnectException ? e : new ConnectException("Coordinator failed: " + e, e);
+  }
+
+  private void open() {
+    producer =
+        clients.producer(
+            settings.coordinatorTransactionalId(), "floe-coordinator-" + settings.connectorName());
+    producer.initTransactions();
+    consumer =
+        clients.consumer(
+            settings.coordinatorGroupId(), "floe-coordinator-control-" + settings.connectorName());
+    consumer.assign(topic.partitions());
+    Map<TopicPartition, OffsetAndMetadata> committed =
+        consumer.committed(Set.copyOf(topic.partitions()));
+    for (TopicPartition partition : topic.partitions()) {
+      OffsetAndMetadata offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset.offset());
+      }
+    }
+    LOG.info(
+        "Coordinator of connector {} started (transactional id {}, control topic {} from {},"
+            + " interval {} ms, timeout {} ms)",
+        settings.connectorName(),
+        settings.coordinatorTransactionalId(),
+        topic.name(),
+        committed.values().stream().anyMatch(o -> o != null) ? committed : "the earliest offset",
+        settings.commitInterval().toMillis(),
+        settings.commitTimeout().toMillis());
+  }
+
+  private void handle(ConsumerRecord<byte[], byte[]> record) {
+    if (record.value() == null) {
+      return;
+    }
+    EventHeader header;
+    try {
+      header = EventCodec.peekHeader(record.value());
+    } catch (RuntimeException e) {
+      LOG.debug("Skipping a control record that is not a Floe event at {}", record.offset());
+      return;
+    }
+    if (!header.isFor(groupId)
+        || header.is(EventType.START_COMMIT)
+        || header.is(EventType.COMMIT_COMPLETE)) {
+      return;
+    }
+    ControlEvent event = codec.decode(record.value()).event();
+    if (event instanceof DataWritten written) {
+      pending.add(new PendingEvent(record.partition(), record.offset(), written));
+    } else if (event instanceof DataComplete complete) {
+      tracker.answered(complete.commitId(), complete.assignments());
+    } else if (event instanceof io.floe.connect.control.CommitRequest) {
+      tracker.requestEarly();
+    }
+  }
+
+  private void step() {
+    if (retrying != null) {
+      if (clock.millis() >= retryAtMs) {
+        commit(refresh(retrying));
+      }
+      return;
+    }
+    if (tracker.inCycle()) {
+      if (tracker.complete() || tracker.timedOut()) {
+        if (!tracker.complete()) {
+          LOG.warn(
+              "Cycle {} timed out after {} ms with {} of {} partitions answered; committing what"
+                  + " arrived, late answers join the next cycle",
+              tracker.commitId(),
+              tracker.elapsedMs(),
+              tracker.answeredCount(),
+              tracker.expectedCount());
+        }
+        TableCommitter.Cycle cycle =
+            new TableCommitter.Cycle(
+                tracker.commitId(),
+                TableCommitter.byTable(pending),
+                position(),
+                tracker.sourceOffsets(),
+                tracker.validThroughMs());
+        tracker.finish();
+        commit(cycle);
+      }
+    } else if (tracker.startDue()) {
+      startCycle();
+    }
+  }
+
+  private TableCommitter.Cycle refresh(TableCommitter.Cycle cycle) {
+    return new TableCommitter.Cycle(
+        cycle.commitId(),
+        TableCommitter.byTable(pending),
+        position(),
+        cycle.sourceOffsets(),
+        cycle.validThroughMs());
+  }
+
+  private void startCycle() {
+    UUID commitId = UUID.randomUUID();
+    Set<TopicPartition> expected;
+    try {
+      expected = sourcePartitions.get();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot list the source partitions ({}); the cycle runs to its timeout", e.toString());
+      expected = Set.of(new TopicPartition("\u0000unknown", 0));
+    }
+    producer.beginTransaction();
+    producer.send(record(new StartCommit(commitId)));
+    producer.commitTransaction();
+    tracker.start(commitId, expected);
+    LOG.debug("Started cycle {} for {} source partitions", commitId, expected.size());
+  }
+
+  private Map<Integer, Long> position() {
+    Map<Integer, Long> position = new HashMap<>();
+    for (TopicPartition partition : topic.partitions()) {
+      position.put(partition.partition(), consumer.position(partition));
+    }
+    return position;
+  }
+
+  private void commit(TableCommitter.Cycle cycle) {
+    long started = clock.millis();
+    TableCommitter.Outcome outcome = committer.commit(cycle);
+    outcome
+        .committed()
+        .forEach(
+            (table, result) -> {
+              pending.removeIf(event -> event.event().table().equals(table));
+              if (result.snapshot() != null) {
+                LOG.info(
+                    "Committed table {}: snapshot {}, commit {}, {} files, {} records, {} bytes,"
+                        + " source offsets {}, valid through {}, in {} ms",
+                    table,
+                    result.snapshot().snapshotId(),
+                    cycle.commitId(),
+                    result.files(),
+                    result.records(),
+                    result.bytes(),
+                    cycle.sourceOffsets(),
+                    cycle.validThroughMs().isPresent() ? cycle.validThroughMs().getAsLong() : "-",
+                    clock.millis() - started);
+              }
+            });
+    if (outcome.failures().isEmpty()) {
+      retrying = null;
+      firstFailureMs = -1;
+      backoffMs = FIRST_BACKOFF_MS;
+      commitPosition(cycle);
+      return;
+    }
+    failed(cycle, outcome.failures());
+  }
+
+  private void failed(TableCommitter.Cycle cycle, Map<String, RuntimeException> failures) {
+    long now = clock.millis();
+    for (Map.Entry<String, RuntimeException> failure : failures.entrySet()) {
+      RuntimeException cause = failure.getValue();
+      if (isFatal(cause)) {
+        throw new ConnectException(
+            "Cannot commit table " + failure.getKey() + ": " + cause.getMessage(), cause);
+      }
+    }
+    if (firstFailureMs < 0) {
+      firstFailureMs = now;
+    }
+    Map.Entry<String, RuntimeException> first = failures.entrySet().iterator().next();
+    if (now - firstFailureMs >= settings.retryTimeout().toMillis()) {
+      throw new ConnectException(
+          "Commits have failed for "
+              + (now - firstFailureMs)
+              + " ms, longer than "
+              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + "="
+              + settings.retryTimeout().toMillis()
+              + "; tables "
+              + failures.keySet()
+              + " are not committed (their data files are kept and are committed after a"
+              + " restart). Last cause for "
+              + first.getKey()
+              + ": "
+              + first.getValue(),
+          first.getValue());
+    }
+    boolean unknown = first.getValue() instanceof CommitStateUnknownException;
+    LOG.warn(
+        "Commit {} of tables {} failed{}; retrying in {} ms: {}",
+        cycle.commitId(),
+        failures.keySet(),
+        unknown ? " with an unknown outcome (the retry checks what the table holds first)" : "",
+        backoffMs,
+        first.getValue().toString());
+    retrying = cycle;
+    retryAtMs = now + backoffMs;
+    backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+  }
+
+  private static boolean isFatal(RuntimeException e) {
+    return e instanceof ControlTopicChangedException
+        || e instanceof NoSuchTableException
+        || e instanceof NotAuthorizedException
+        || e instanceof ForbiddenException;
+  }
+
+  private void commitPosition(TableCommitter.Cycle cycle) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    cycle
+        .controlPosition()
+        .forEach(
+            (partition, offset) ->
+                offsets.put(
+                    new TopicPartition(topic.name(), partition), new OffsetAndMetadata(offset)));
+    OptionalLong validThrough = cycle.validThroughMs();
+    producer.beginTransaction();
+    producer.send(
+        record(
+            new CommitComplete(
+                cycle.commitId(), validThrough.isPresent() ? validThrough.getAsLong() : null)));
+    producer.sendOffsetsToTransaction(
+        offsets, new ConsumerGroupMetadata(settings.coordinatorGroupId()));
+    producer.commitTransaction();
+  }
+
+  private ProducerRecord<byte[], byte[]> record(ControlEvent event) {
+    String sender = settings.connectorName() + "-coordinator";
+    return new ProducerRecord<>(
+        topic.name(),
+        sender.getBytes(StandardCharsets.UTF_8),
+        codec.encode(groupId, sender, clock.millis(), event));
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    if (consumer != null) {
+      consumer.wakeup();
+    }
+    try {
+      thread.join(Duration.ofSeconds(30).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (consumer != null) {
+      consumer.close(Duration.ofSeconds(5));
+    }
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(5));
+    }
+    LOG.info("Coordinator of connector {} stopped", settings.connectorName());
+  }
+}

@@ -1,0 +1,290 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import io.floe.connect.control.ControlTopic;
+import io.floe.connect.control.EventManifest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.BaseTransaction;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableCommit;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits a cycle's pending manifests to their tables (DESIGN.md §2 step 5, §3 R1–R2): all tables
+ * in one atomic multi-table commit when the catalog is a REST catalog, otherwise one by one.
+ *
+ * <p>Before committing a table it reads the table's last control-topic position of this connector
+ * from its snapshots; events below it are in the table already and are skipped (R1). The commit
+ * validates that no other commit of this connector landed since that read (a zombie coordinator),
+ * so the same manifest can never be committed twice, even when two coordinators race. Nothing here
+ * ever deletes a file: after an ambiguous commit a retry simply reads the position again.
+ */
+final class TableCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCommitter.class);
+
+  private final Catalog catalog;
+  private final String groupId;
+  private final String connectorName;
+  private final ControlTopic controlTopic;
+
+  TableCommitter(Catalog catalog, String groupId, String connectorName, ControlTopic controlTopic) {
+    this.catalog = catalog;
+    this.groupId = groupId;
+    this.connectorName = connectorName;
+    this.controlTopic = controlTopic;
+  }
+
+  /**
+   * What one cycle commits.
+   *
+   * @param commitId the cycle
+   * @param events the pending events by table
+   * @param controlPosition the control-topic position every pending event is below
+   * @param sourceOffsets the source offsets the cycle's answers reported
+   * @param validThroughMs the cycle's watermark, for a complete cycle
+   */
+  record Cycle(
+      UUID commitId,
+      Map<String, List<PendingEvent>> events,
+      Map<Integer, Long> controlPosition,
+      Map<TopicPartition, Long> sourceOffsets,
+      OptionalLong validThroughMs) {}
+
+  /**
+   * The tables committed by a call.
+   *
+   * @param committed every table now holding its events, by name, with the new snapshot (null when
+   *     nothing was left to commit)
+   * @param failures the tables that failed, with the cause
+   */
+  record Outcome(Map<String, TableResult> committed, Map<String, RuntimeException> failures) {}
+
+  /** A table's part of a commit. */
+  record TableResult(Snapshot snapshot, int manifests, long files, long records, long bytes) {}
+
+  /** A prepared table commit: the fresh table, the events still to commit, the base mark. */
+  private record Prepared(
+      String name, Table table, List<PendingEvent> events, Optional<CommitMarks.Mark> base) {}
+
+  Outcome commit(Cycle cycle) {
+    Map<String, TableResult> committed = new LinkedHashMap<>();
+    Map<String, RuntimeException> failures = new LinkedHashMap<>();
+    List<Prepared> prepared = new ArrayList<>();
+    for (Map.Entry<String, List<PendingEvent>> entry : cycle.events().entrySet()) {
+      try {
+        Prepared table = prepare(entry.getKey(), entry.getValue());
+        if (table.events().isEmpty()) {
+          committed.put(entry.getKey(), new TableResult(null, 0, 0, 0, 0));
+        } else {
+          prepared.add(table);
+        }
+      } catch (RuntimeException e) {
+        failures.put(entry.getKey(), e);
+      }
+    }
+    if (catalog instanceof RESTCatalog rest && prepared.size() > 1 && failures.isEmpty()) {
+      try {
+        committed.putAll(commitAtomically(rest, prepared, cycle));
+      } catch (RuntimeException e) {
+        prepared.forEach(table -> failures.put(table.name(), e));
+      }
+      return new Outcome(committed, failures);
+    }
+    for (Prepared table : prepared) {
+      try {
+        committed.put(table.name(), commitOne(table, cycle));
+      } catch (RuntimeException e) {
+        failures.put(table.name(), e);
+      }
+    }
+    return new Outcome(committed, failures);
+  }
+
+  private Prepared prepare(String name, List<PendingEvent> events) {
+    Table table = catalog.loadTable(TableIdentifier.parse(name));
+    Optional<CommitMarks.Mark> base = CommitMarks.latest(table, groupId);
+    if (base.isPresent() && !base.get().topicId().equals(controlTopic.id().toString())) {
+      throw new ControlTopicChangedException(name, controlTopic, base.get().topicId());
+    }
+    List<PendingEvent> remaining = new ArrayList<>();
+    Set<String> manifests = new java.util.HashSet<>();
+    for (PendingEvent event : events) {
+      if (event.event().tableUuid() != null && !event.event().tableUuid().equals(table.uuid())) {
+        LOG.error(
+            "Table {} was dropped and created again while data files were written for it (uuid"
+                + " {}, now {}): the {} rows of manifest {} belong to the dropped table and are not"
+                + " committed to the new one",
+            name,
+            event.event().tableUuid(),
+            table.uuid(),
+            event.event().recordCount(),
+            event.event().manifestLocation());
+        continue;
+      }
+      Long position = base.map(mark -> mark.offsets().get(event.controlPartition())).orElse(null);
+      boolean alreadyIn = position != null && event.controlOffset() < position;
+      if (!alreadyIn && manifests.add(event.event().manifestLocation())) {
+        remaining.add(event);
+      }
+    }
+    if (remaining.size() < events.size()) {
+      LOG.info(
+          "Table {}: {} of {} pending manifests are already committed (control position {}),"
+              + " skipping them",
+          name,
+          events.size() - remaining.size(),
+          events.size(),
+          base.map(CommitMarks.Mark::offsets).orElse(Map.of()));
+    }
+    return new Prepared(name, table, remaining, base);
+  }
+
+  private TableResult commitOne(Prepared prepared, Cycle cycle) {
+    AppendFiles append = prepared.table().newFastAppend();
+    TableResult result = fill(append, prepared, cycle);
+    append.commit();
+    prepared.table().refresh();
+    return withSnapshot(result, prepared.table(), cycle.commitId());
+  }
+
+  private Map<String, TableResult> commitAtomically(
+      RESTCatalog rest, List<Prepared> tables, Cycle cycle) {
+    List<TableCommit> commits = new ArrayList<>();
+    Map<String, TableResult> results = new LinkedHashMap<>();
+    for (Prepared prepared : tables) {
+      Transaction transaction = prepared.table().newTransaction();
+      AppendFiles append = transaction.newFastAppend();
+      results.put(prepared.name(), fill(append, prepared, cycle));
+      append.commit();
+      BaseTransaction base = (BaseTransaction) transaction;
+      commits.add(
+          TableCommit.create(
+              TableIdentifier.parse(prepared.name()),
+              base.startMetadata(),
+              base.currentMetadata()));
+    }
+    rest.commitTransaction(commits);
+    Map<String, TableResult> committed = new LinkedHashMap<>();
+    for (Prepared prepared : tables) {
+      prepared.table().refresh();
+      committed.put(
+          prepared.name(),
+          withSnapshot(results.get(prepared.name()), prepared.table(), cycle.commitId()));
+    }
+    return committed;
+  }
+
+  private TableResult fill(AppendFiles append, Prepared prepared, Cycle cycle) {
+    long files = 0;
+    long records = 0;
+    long bytes = 0;
+    for (PendingEvent event : prepared.events()) {
+      append.appendManifest(new EventManifest(event.event()));
+      files += event.event().fileCount();
+      records += event.event().recordCount();
+      bytes += event.event().totalFileSizeBytes();
+    }
+    Map<Integer, Long> position = new TreeMap<>(cycle.controlPosition());
+    append.set(CommitMarks.COMMIT_ID, cycle.commitId().toString());
+    append.set(CommitMarks.CONNECTOR, connectorName);
+    append.set(
+        CommitMarks.CONTROL_OFFSETS + groupId,
+        CommitMarks.controlOffsets(controlTopic.name(), controlTopic.id().toString(), position));
+    if (!cycle.sourceOffsets().isEmpty()) {
+      append.set(
+          CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(cycle.sourceOffsets()));
+    }
+    Long previous = prepared.base().map(CommitMarks.Mark::validThroughMs).orElse(null);
+    Long validThrough = null;
+    if (cycle.validThroughMs().isPresent()) {
+      validThrough =
+          previous == null
+              ? cycle.validThroughMs().getAsLong()
+              : Math.max(previous, cycle.validThroughMs().getAsLong());
+    } else if (previous != null) {
+      validThrough = previous;
+    }
+    if (validThrough != null) {
+      append.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
+    }
+    Long expectedBase = prepared.base().map(CommitMarks.Mark::snapshotId).orElse(null);
+    append.validateWith(new NoCommitSince(groupId, expectedBase));
+    return new TableResult(null, prepared.events().size(), files, records, bytes);
+  }
+
+  private static TableResult withSnapshot(TableResult result, Table table, UUID commitId) {
+    Snapshot snapshot = table.currentSnapshot();
+    for (Snapshot s = snapshot;
+        s != null;
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      if (commitId.toString().equals(s.summary().get(CommitMarks.COMMIT_ID))) {
+        snapshot = s;
+        break;
+      }
+    }
+    return new TableResult(
+        snapshot, result.manifests(), result.files(), result.records(), result.bytes());
+  }
+
+  /**
+   * Fails a commit if a commit of this connector landed after the one the pending events were
+   * checked against: then the check must be made again, or a manifest could go in twice.
+   */
+  static final class NoCommitSince implements SnapshotAncestryValidator {
+    private final String groupId;
+    private final Long expectedSnapshotId;
+
+    NoCommitSince(String groupId, Long expectedSnapshotId) {
+      this.groupId = groupId;
+      this.expectedSnapshotId = expectedSnapshotId;
+    }
+
+    @Override
+    public boolean validate(Iterable<Snapshot> ancestors) {
+      for (Snapshot snapshot : ancestors) {
+        if (snapshot.summary().containsKey(CommitMarks.CONTROL_OFFSETS + groupId)) {
+          return expectedSnapshotId != null && expectedSnapshotId == snapshot.snapshotId();
+        }
+      }
+      return expectedSnapshotId == null;
+    }
+
+    @Override
+    public String errorMessage() {
+      return "another commit of connector group "
+          + groupId
+          + " landed since the pending data files were checked (snapshot "
+          + expectedSnapshotId
+          + " was expected to be its latest)";
+    }
+  }
+
+  static Map<String, List<PendingEvent>> byTable(List<PendingEvent> events) {
+    Map<String, List<PendingEvent>> byTable = new HashMap<>();
+    for (PendingEvent event : events) {
+      byTable.computeIfAbsent(event.event().table(), t -> new ArrayList<>()).add(event);
+    }
+    return byTable;
+  }
+}

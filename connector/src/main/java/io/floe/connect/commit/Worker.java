@@ -1,0 +1,463 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import io.floe.connect.control.CommitRequest;
+import io.floe.connect.control.ControlTopic;
+import io.floe.connect.control.DataComplete;
+import io.floe.connect.control.DataWritten;
+import io.floe.connect.control.EventCodec;
+import io.floe.connect.control.EventHeader;
+import io.floe.connect.control.EventType;
+import io.floe.connect.control.KafkaClients;
+import io.floe.connect.control.PartitionOffset;
+import io.floe.connect.control.StartCommit;
+import io.floe.connect.write.HandOver;
+import io.floe.connect.write.Manifests;
+import io.floe.connect.write.SinkWriter;
+import io.floe.connect.write.SourcePosition;
+import io.floe.connect.write.TableFiles;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task's side of the commit protocol (DESIGN.md §2 step 4). The task thread writes records
+ * through {@link #put}; a control thread of its own reads the control topic and answers every
+ * {@code StartCommit} at once, even when the task is idle: it hands over the writers' finished
+ * files, writes one manifest per table and spec, and in one Kafka transaction sends the {@code
+ * DataWritten} events, the {@code DataComplete} of every assigned partition and the source offsets
+ * (with the Connect consumer's group metadata, so a worker of an old generation is fenced).
+ *
+ * <p>The two threads share the writer under one lock. If a transaction fails, the offsets it
+ * carried did not move: the partitions are rewound to the first record of the hand-over on the task
+ * thread's next {@code put}, and their data is written again.
+ */
+public final class Worker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final ControlSettings settings;
+  private final SinkWriter writer;
+  private final Runnable awaitReported;
+  private final KafkaClients clients;
+  private final ControlTopic topic;
+  private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
+  private final Clock clock;
+  private final EventCodec codec = new EventCodec();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Set<TopicPartition> assigned = new HashSet<>();
+  private final Map<TopicPartition, Long> rewinds = new HashMap<>();
+  private final Thread thread;
+  private Producer<byte[], byte[]> producer;
+  private Consumer<byte[], byte[]> consumer;
+  private volatile ConsumerGroupMetadata groupMetadata;
+  private volatile boolean running = true;
+  private volatile RuntimeException failure;
+  private volatile boolean earlyRequested;
+  private long bytesAtLastRequest;
+  private long firstFailureMs = -1;
+
+  /**
+   * @param writer the task's writer
+   * @param awaitReported blocks until every record reported to the dead-letter path so far is
+   *     acknowledged; called before a hand-over's offsets go into a transaction (R5)
+   * @param groupMetadata the Connect consumer's group metadata; read on the task thread only
+   */
+  public Worker(
+      ControlSettings settings,
+      SinkWriter writer,
+      Runnable awaitReported,
+      KafkaClients clients,
+      ControlTopic topic,
+      Supplier<ConsumerGroupMetadata> groupMetadata,
+      Clock clock) {
+    this.settings = settings;
+    this.writer = writer;
+    this.awaitReported = awaitReported;
+    this.clients = clients;
+    this.topic = topic;
+    this.groupMetadataSource = groupMetadata;
+    this.clock = clock;
+    this.groupMetadata = groupMetadata.get();
+    this.thread = new Thread(this::run, "floe-worker-" + settings.taskId());
+    this.thread.setDaemon(true);
+  }
+
+  /** Opens the control clients and starts answering. */
+  public void start() {
+    producer =
+        clients.producer(settings.workerTransactionalId(), "floe-worker-" + settings.taskId());
+    producer.initTransactions();
+    consumer = clients.consumer(null, "floe-worker-control-" + settings.taskId());
+    consumer.assign(topic.partitions());
+    consumer.seekToEnd(topic.partitions());
+    for (TopicPartition partition : topic.partitions()) {
+      consumer.position(partition); // resolve now: only cycles started from here on concern us
+    }
+    thread.start();
+    LOG.info(
+        "Worker of task {} started (transactional id {}, control topic {})",
+        settings.taskId(),
+        settings.workerTransactionalId(),
+        topic.name());
+  }
+
+  /** Task thread: partitions were assigned. */
+  public void open(Collection<TopicPartition> partitions) {
+    lock.lock();
+    try {
+      assigned.addAll(partitions);
+      groupMetadata = groupMetadataSource.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Task thread: partitions were revoked. Their data not yet handed over is dropped, and any other
+   * partition that lost rows with it is rewound.
+   *
+   * @return the rewinds for the task context
+   */
+  public Map<TopicPartition, Long> close(Collection<TopicPartition> partitions) {
+    lock.lock();
+    try {
+      assigned.removeAll(partitions);
+      Map<TopicPartition, Long> rewind = new HashMap<>(writer.abandon(partitions));
+      partitions.forEach(rewinds::remove);
+      rewind.putAll(takeRewinds());
+      return rewind;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Task thread: writes a batch.
+   *
+   * @return rewinds the task must apply through its context (from a failed hand-over)
+   */
+  public Map<TopicPartition, Long> put(Collection<SinkRecord> records) {
+    checkHealthy();
+    lock.lock();
+    try {
+      groupMetadata = groupMetadataSource.get();
+      Map<TopicPartition, Long> rewind = takeRewinds();
+      if (rewind.isEmpty()) {
+        writer.write(records);
+      } else {
+        // the batch may lie after the rewind point: drop it, it will be delivered again
+        LOG.info("Task {} rewinds {} after a failed hand-over", settings.taskId(), rewind);
+      }
+      long pending = writer.bufferedBytes();
+      if (pending >= settings.bufferBytes() && pending > bytesAtLastRequest) {
+        earlyRequested = true;
+        bytesAtLastRequest = pending;
+      }
+      return rewind;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Map<TopicPartition, Long> takeRewinds() {
+    Map<TopicPartition, Long> taken = new HashMap<>(rewinds);
+    rewinds.clear();
+    taken.keySet().retainAll(assigned);
+    return taken;
+  }
+
+  /** Throws the failure of the control thread, if it failed. */
+  public void checkHealthy() {
+    RuntimeException failed = failure;
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  private void run() {
+    try {
+      while (running) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+          handle(record);
+        }
+        if (earlyRequested) {
+          earlyRequested = false;
+          requestCommit();
+        }
+      }
+    } catch (org.apache.kafka.common.errors.WakeupException e) {
+      if (running) {
+        fail(new ConnectException("The worker's control consumer was woken up unexpectedly", e));
+      }
+    } catch (RuntimeException e) {
+      fail(e);
+    } catch (Error e) {
+      fail(new ConnectException("The worker's control thread failed: " + e, e));
+    }
+  }
+
+  private void fail(RuntimeException e) {
+    LOG.error("Worker of task {} stopped: {}", settings.taskId(), e.getMessage(), e);
+    failure =
+        e instanceof ConnectException
+            ? e
+            : new ConnectException("Worker of task " + settings.taskId() + " failed: " + e, e);
+  }
+
+  private void handle(ConsumerRecord<byte[], byte[]> record) {
+    if (record.value() == null) {
+      return;
+    }
+    EventHeader header;
+    try {
+      header = EventCodec.peekHeader(record.value());
+    } catch (RuntimeException e) {
+      LOG.debug("Skipping a control record that is not a Floe event at {}", record.offset());
+      return;
+    }
+    ConsumerGroupMetadata group = groupMetadata;
+    if (!header.is(EventType.START_COMMIT) || !header.isFor(group.groupId())) {
+      return;
+    }
+    StartCommit start = (StartCommit) codec.decode(record.value()).event();
+    answer(start.commitId());
+  }
+
+  private void answer(UUID commitId) {
+    long started = clock.millis();
+    lock.lock();
+    try {
+      awaitReported.run();
+      HandOver handOver = writer.handOver();
+      List<DataWritten> written;
+      List<PartitionOffset> offsets = partitionOffsets(handOver);
+      try {
+        written = manifests(commitId, handOver);
+        send(commitId, written, offsets, handOver.positions());
+      } catch (ProducerFencedException | InvalidProducerEpochException e) {
+        throw new ConnectException(
+            "Worker of task "
+                + settings.taskId()
+                + " was fenced: another instance of this task took over (transactional id "
+                + settings.workerTransactionalId()
+                + "). Its last hand-over was not committed and is read again by the new one.",
+            e);
+      } catch (AuthorizationException e) {
+        throw new ConnectException(
+            "The control clients are not authorised for the transactional id "
+                + settings.workerTransactionalId()
+                + " or control topic "
+                + topic.name()
+                + ": "
+                + e.getMessage(),
+            e);
+      } catch (KafkaException e) {
+        abortQuietly();
+        handOver
+            .positions()
+            .forEach(
+                (partition, position) ->
+                    rewinds.merge(partition, position.firstOffset(), Math::min));
+        LOG.warn(
+            "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
+            settings.taskId(),
+            commitId,
+            e.toString(),
+            handOver.positions().size());
+        return;
+      }
+      long records = written.stream().mapToLong(DataWritten::recordCount).sum();
+      LOG.info(
+          "Task {} answered cycle {}: {} manifests, {} records, {} partitions, in {} ms",
+          settings.taskId(),
+          commitId,
+          written.size(),
+          records,
+          offsets.size(),
+          clock.millis() - started);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void handOverFailed(UUID commitId, HandOver handOver, RuntimeException e) {
+    long now = clock.millis();
+    if (firstFailureMs < 0) {
+      firstFailureMs = now;
+    }
+    if (now - firstFailureMs > settings.retryTimeout().toMillis()) {
+      throw new ConnectException(
+          "Task "
+              + settings.taskId()
+              + " has failed to hand over its data since "
+              + java.time.Instant.ofEpochMilli(firstFailureMs)
+              + " (longer than "
+              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + "="
+              + settings.retryTimeout().toMillis()
+              + "); last cause: "
+              + e,
+          e);
+    }
+    LOG.warn(
+        "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
+        settings.taskId(),
+        commitId,
+        e.toString(),
+        handOver.positions().size());
+  }
+
+  private List<DataWritten> manifests(UUID commitId, HandOver handOver) {
+    List<DataWritten> events = new ArrayList<>();
+    int n = 0;
+    for (TableFiles files : handOver.tables()) {
+      String prefix = "floe-" + commitId + "-" + settings.taskId() + "-" + n++;
+      for (Manifests.Written manifest : Manifests.write(files, prefix)) {
+        events.add(
+            DataWritten.of(
+                commitId,
+                files.tableName(),
+                files.table().uuid(),
+                manifest.manifest(),
+                manifest.totalFileSizeBytes()));
+      }
+    }
+    return events;
+  }
+
+  private List<PartitionOffset> partitionOffsets(HandOver handOver) {
+    Set<TopicPartition> partitions =
+        new TreeSet<>(
+            (a, b) ->
+                a.topic().equals(b.topic())
+                    ? Integer.compare(a.partition(), b.partition())
+                    : a.topic().compareTo(b.topic()));
+    partitions.addAll(assigned);
+    partitions.addAll(handOver.positions().keySet());
+    List<PartitionOffset> offsets = new ArrayList<>(partitions.size());
+    for (TopicPartition partition : partitions) {
+      SourcePosition position = handOver.positions().get(partition);
+      offsets.add(
+          new PartitionOffset(
+              partition.topic(),
+              partition.partition(),
+              position == null ? null : position.nextOffset(),
+              position == null || position.maxTimestampMs() < 0
+                  ? null
+                  : position.maxTimestampMs()));
+    }
+    return offsets;
+  }
+
+  private void send(
+      UUID commitId,
+      List<DataWritten> written,
+      List<PartitionOffset> offsets,
+      Map<TopicPartition, SourcePosition> positions) {
+    ConsumerGroupMetadata group = groupMetadata;
+    long now = clock.millis();
+    producer.beginTransaction();
+    for (DataWritten event : written) {
+      producer.send(record(group, now, event));
+    }
+    producer.send(record(group, now, new DataComplete(commitId, offsets)));
+    if (!positions.isEmpty()) {
+      Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+      positions.forEach(
+          (partition, position) ->
+              commit.put(partition, new OffsetAndMetadata(position.nextOffset())));
+      producer.sendOffsetsToTransaction(commit, group);
+    }
+    producer.commitTransaction();
+  }
+
+  private void requestCommit() {
+    long pending;
+    lock.lock();
+    try {
+      pending = writer.bufferedBytes();
+    } finally {
+      lock.unlock();
+    }
+    try {
+      producer.beginTransaction();
+      producer.send(record(groupMetadata, clock.millis(), new CommitRequest(pending)));
+      producer.commitTransaction();
+      LOG.debug("Task {} asked for an early commit ({} bytes pending)", settings.taskId(), pending);
+    } catch (ProducerFencedException | InvalidProducerEpochException e) {
+      throw new ConnectException("Worker of task " + settings.taskId() + " was fenced", e);
+    } catch (KafkaException e) {
+      abortQuietly();
+      LOG.warn("Task {} could not ask for an early commit: {}", settings.taskId(), e.toString());
+    }
+  }
+
+  private ProducerRecord<byte[], byte[]> record(
+      ConsumerGroupMetadata group, long now, io.floe.connect.control.ControlEvent event) {
+    byte[] key = settings.taskId().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return new ProducerRecord<>(
+        topic.name(), key, codec.encode(group.groupId(), settings.taskId(), now, event));
+  }
+
+  private void abortQuietly() {
+    try {
+      producer.abortTransaction();
+    } catch (KafkaException e) {
+      LOG.debug("Aborting the transaction failed too: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    if (consumer != null) {
+      consumer.wakeup();
+    }
+    try {
+      thread.join(Duration.ofSeconds(30).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (consumer != null) {
+      consumer.close(Duration.ofSeconds(5));
+    }
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(5));
+    }
+    lock.lock();
+    try {
+      writer.close();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.control;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control topic: found, or created when missing with one partition (so every event of a cycle
+ * is read in the order it was written), replication up to 3, and a retention long enough for a
+ * coordinator that was down a while to replay what it has not committed.
+ *
+ * @param name the topic
+ * @param id its topic id, which changes when the topic is deleted and recreated
+ * @param partitions its partitions
+ */
+public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions) {
+  private static final Logger LOG = LoggerFactory.getLogger(ControlTopic.class);
+
+  /** Retention of a created control topic: 7 days. */
+  public static final long RETENTION_MS = Duration.ofDays(7).toMillis();
+
+  private static final long TIMEOUT_S = 30;
+
+  public ControlTopic {
+    partitions = List.copyOf(partitions);
+  }
+
+  /** Describes the topic, creating it first if it is missing. */
+  public static ControlTopic ensure(Admin admin, String name) {
+    try {
+      return describe(admin, name);
+    } catch (UnknownTopicOrPartitionException missing) {
+      create(admin, name);
+      return describe(admin, name);
+    }
+  }
+
+  private static ControlTopic describe(Admin admin, String name) {
+    TopicDescription description =
+        await(admin.describeTopics(Set.of(name)).allTopicNames(), "describe", name).get(name);
+    List<TopicPartition> partitions =
+        description.partitions().stream()
+            .map(p -> new TopicPartition(name, p.partition()))
+            .sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
+            .toList();
+    return new ControlTopic(name, description.topicId(), partitions);
+  }
+
+  private static void create(Admin admin, String name) {
+    int brokers = await(admin.describeCluster().nodes(), "count the brokers for", name).size();
+    short replication = (short) Math.max(1, Math.min(3, brokers));
+    NewTopic topic =
+        new NewTopic(name, 1, replication)
+            .configs(
+                Map.of(
+                    "cleanup.policy", "delete",
+                    "retention.ms", Long.toString(RETENTION_MS),
+                    "min.insync.replicas", Integer.toString(Math.min(2, replication))));
+    try {
+      await(admin.createTopics(List.of(topic)).all(), "create", name);
+      LOG.info(
+          "Created control topic {} (1 partition, replication {}, retention {} days)",
+          name,
+          replication,
+          Duration.ofMillis(RETENTION_MS).toDays());
+    } catch (TopicExistsException e) {
+      LOG.debug("Control topic {} was created concurrently", name);
+    }
+  }
+
+  private static <T> T await(
+      org.apache.kafka.common.KafkaFuture<T> future, String action, String name) {
+    try {
+      return future.get(TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException cause
+          && (cause instanceof UnknownTopicOrPartitionException
+              || cause instanceof TopicExistsException)) {
+        throw cause;
+      }
+      throw new ConnectException(
+          "Cannot " + action + " control topic " + name + ": " + e.getCause(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new ConnectException(
+          "Cannot "
+              + action
+              + " control topic "
+              + name
+              + ": Kafka did not answer within "
+              + TIMEOUT_S
+              + " s; check iceberg.kafka.bootstrap.servers and the iceberg.kafka.* client"
+              + " settings",
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConnectException("Interrupted while waiting to " + action + " " + name, e);
+    }
+  }
+}

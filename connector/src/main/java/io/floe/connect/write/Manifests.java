@@ -1,0 +1,80 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.write;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * Writes the manifests that hand a task's finished data files over to the coordinator: one per
+ * partition spec, next to the table's metadata, without a snapshot id (the commit assigns it).
+ */
+public final class Manifests {
+  private Manifests() {}
+
+  /**
+   * A manifest with its files' total size.
+   *
+   * @param manifest the written manifest
+   * @param totalFileSizeBytes the summed size of the files it lists
+   */
+  public record Written(ManifestFile manifest, long totalFileSizeBytes) {}
+
+  /**
+   * Writes the manifests of {@code files}.
+   *
+   * @param namePrefix a prefix unique to this hand-over (say, commit id and task), so that retries
+   *     never overwrite a manifest another hand-over sent
+   */
+  public static List<Written> write(TableFiles files, String namePrefix) {
+    Table table = files.table();
+    Map<Integer, List<DataFile>> bySpec = new TreeMap<>();
+    for (DataFile file : files.files().dataFiles()) {
+      bySpec.computeIfAbsent(file.specId(), id -> new ArrayList<>()).add(file);
+    }
+    int formatVersion = TableUtil.formatVersion(table);
+    List<Written> written = new ArrayList<>(bySpec.size());
+    for (Map.Entry<Integer, List<DataFile>> entry : bySpec.entrySet()) {
+      PartitionSpec spec = table.specs().get(entry.getKey());
+      OutputFile out = outputFile(table, namePrefix + "-s" + entry.getKey() + "-m.avro");
+      ManifestWriter<DataFile> writer = ManifestFiles.write(formatVersion, spec, out, null);
+      long bytes = 0;
+      try {
+        try (writer) {
+          for (DataFile file : entry.getValue()) {
+            writer.add(file);
+            bytes += file.fileSizeInBytes();
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Failed to write a manifest of table " + files.tableName() + " to " + out.location(),
+            e);
+      }
+      written.add(new Written(writer.toManifestFile(), bytes));
+    }
+    return written;
+  }
+
+  private static OutputFile outputFile(Table table, String name) {
+    if (table instanceof HasTableOperations ops) {
+      return table.io().newOutputFile(ops.operations().metadataFileLocation(name));
+    }
+    return table.io().newOutputFile(table.location() + "/metadata/" + name);
+  }
+}

@@ -1,0 +1,252 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.write;
+
+import io.floe.connect.catalog.TableProvider;
+import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.convert.ConnectSchemas;
+import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.ConverterCache;
+import io.floe.connect.convert.KafkaMetadataColumn;
+import io.floe.connect.convert.RecordConverter;
+import io.floe.connect.convert.RecordConverters;
+import io.floe.connect.convert.SchemaInference;
+import io.floe.connect.route.RecordRouter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * A task's way from {@code SinkRecord}s to data files (DESIGN.md §2 steps 1–2): routes each record,
+ * converts it with the cached plan of its (record schema, table schema) pair, creates missing
+ * tables, and writes the row to the table's writer. It also remembers, per source partition, how
+ * far the task got, so that a hand-over commits exactly what was processed.
+ *
+ * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
+ */
+public final class SinkWriter implements AutoCloseable {
+  private final RecordRouter router;
+  private final TableProvider tables;
+  private final WriterPool pool;
+  private final ConvertOptions convertOptions;
+  private final Optional<String> metadataColumn;
+  private final RecordOutcomes outcomes;
+  private final Map<String, TableState> states = new HashMap<>();
+  private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
+  private long bytesAtHandOver;
+
+  /**
+   * What happens to records that are not written: the seam to the bad-record policy, which either
+   * reports the record (and returns) or throws.
+   */
+  public interface RecordOutcomes {
+    /** A tombstone (null value): skip it or throw. */
+    void tombstone(SinkRecord record);
+
+    /** A record that cannot be routed, converted or written to {@code table} (null if unknown). */
+    void failed(SinkRecord record, String table, RuntimeException cause);
+  }
+
+  public SinkWriter(
+      FloeSinkConfig config,
+      TableProvider tables,
+      WriterPool pool,
+      ConvertOptions convertOptions,
+      RecordOutcomes outcomes) {
+    this.router = RecordRouter.from(config);
+    this.tables = tables;
+    this.pool = pool;
+    this.convertOptions = convertOptions;
+    this.metadataColumn = config.kafkaMetadataColumn();
+    this.outcomes = outcomes;
+  }
+
+  /** Writes a batch of records; records that cannot be written go to the record outcomes. */
+  public void write(Collection<SinkRecord> records) {
+    for (SinkRecord record : records) {
+      write(record);
+    }
+  }
+
+  private void write(SinkRecord record) {
+    TopicPartition origin =
+        new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+    long offset = record.originalKafkaOffset();
+    long timestamp = record.timestamp() == null ? OffsetRange.NO_TIMESTAMP : record.timestamp();
+    if (record.value() == null) {
+      outcomes.tombstone(record);
+    } else {
+      List<String> targets;
+      try {
+        targets = router.route(record);
+      } catch (RuntimeException e) {
+        outcomes.failed(record, null, e);
+        targets = List.of();
+      }
+      for (String table : targets) {
+        writeTo(table, record, origin, offset, timestamp);
+      }
+    }
+    SourcePosition position = positions.get(origin);
+    positions.put(
+        origin,
+        position == null
+            ? SourcePosition.at(offset, timestamp)
+            : position.advancedTo(offset, timestamp));
+  }
+
+  private void writeTo(
+      String table, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
+    Record row;
+    TableState state;
+    try {
+      state = state(table, record);
+      row = state.convert(record);
+    } catch (org.apache.kafka.connect.errors.DataException e) {
+      outcomes.failed(record, table, e);
+      return;
+    } catch (IllegalArgumentException e) {
+      outcomes.failed(record, table, e);
+      return;
+    }
+    state.writer.write(origin, offset, timestamp, row);
+  }
+
+  private TableState state(String name, SinkRecord record) {
+    TableState state = states.get(name);
+    if (state == null) {
+      Table table = tables.loadOrCreate(name, schemaFor(record));
+      TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
+      state = new TableState(name, table, writer);
+      states.put(name, state);
+    }
+    return state;
+  }
+
+  private Schema schemaFor(SinkRecord record) {
+    Schema schema =
+        record.valueSchema() != null
+            ? ConnectSchemas.toIcebergSchema(record.valueSchema(), convertOptions)
+            : SchemaInference.inferSchema(record.value());
+    return metadataColumn.map(name -> KafkaMetadataColumn.addTo(schema, name)).orElse(schema);
+  }
+
+  /**
+   * Completes every writer and takes what was processed since the last hand-over; afterwards this
+   * writer holds nothing and goes on writing.
+   */
+  public HandOver handOver() {
+    List<WrittenFiles> written = pool.complete();
+    List<TableFiles> files = new ArrayList<>(written.size());
+    for (WrittenFiles table : written) {
+      TableState state = states.get(table.table().toString());
+      Table icebergTable = state != null ? state.table : null;
+      if (icebergTable == null) {
+        icebergTable = findTable(table.table());
+      }
+      files.add(new TableFiles(table.table().toString(), icebergTable, table));
+    }
+    bytesAtHandOver = pool.stats().bytesWritten();
+    HandOver handOver = new HandOver(files, positions);
+    positions.clear();
+    return handOver;
+  }
+
+  private Table findTable(TableIdentifier id) {
+    for (TableState state : states.values()) {
+      if (state.writer.identifier().equals(id)) {
+        return state.table;
+      }
+    }
+    throw new IllegalStateException("no writer state for table " + id);
+  }
+
+  /**
+   * Drops what revoked source partitions wrote since the last hand-over.
+   *
+   * @return the partitions whose unreported rows were dropped and which the caller must rewind if
+   *     it still owns them, with the offset to rewind to
+   */
+  public Map<TopicPartition, Long> abandon(Collection<TopicPartition> revoked) {
+    Set<TopicPartition> dropped = pool.abandon(revoked);
+    Map<TopicPartition, Long> rewind = new HashMap<>();
+    for (TopicPartition partition : dropped) {
+      SourcePosition position = positions.remove(partition);
+      if (position != null && !revoked.contains(partition)) {
+        rewind.put(partition, position.firstOffset());
+      }
+    }
+    for (TopicPartition partition : revoked) {
+      positions.remove(partition);
+    }
+    return rewind;
+  }
+
+  /** Bytes written (in finished or open files) and not yet handed over, an estimate. */
+  public long bufferedBytes() {
+    WriterPoolStats stats = pool.stats();
+    return stats.bytesWritten() - bytesAtHandOver + stats.bufferedBytesEstimate();
+  }
+
+  public WriterPoolStats stats() {
+    return pool.stats();
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+    states.clear();
+    positions.clear();
+  }
+
+  /** A table as this task writes it: its writer and the converters for its current schema. */
+  private final class TableState {
+    private final String name;
+    private final Table table;
+    private final TableWriter writer;
+    private final ConverterCache converters;
+    private KafkaMetadataColumn metadata;
+    private int boundSchemaId = -1;
+
+    TableState(String name, Table table, TableWriter writer) {
+      this.name = name;
+      this.table = table;
+      this.writer = writer;
+      this.converters =
+          new ConverterCache(
+              ConverterCache.DEFAULT_MAX_ENTRIES, RecordConverters.factory(convertOptions));
+    }
+
+    Record convert(SinkRecord record) {
+      Schema schema = writer.schema();
+      RecordConverter converter = converters.get(record.valueSchema(), schema);
+      Record row = converter.convert(record.value());
+      if (metadataColumn.isPresent()) {
+        if (boundSchemaId != schema.schemaId() || metadata == null) {
+          metadata = KafkaMetadataColumn.bind(schema, metadataColumn.get());
+          boundSchemaId = schema.schemaId();
+        }
+        metadata.fill(row, record);
+      }
+      return row;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+}

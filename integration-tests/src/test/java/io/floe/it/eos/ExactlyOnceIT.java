@@ -1,0 +1,221 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.eos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.RestCatalogServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Exactly once on the real stack: a KRaft broker, a two-worker Connect cluster running the plugin
+ * from the zip, and a REST catalog. Every test checks exact oracles ({@link TableOracle}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExactlyOnceIT {
+  private static final long INTERVAL_MS = 2000;
+  private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  private KafkaBroker broker;
+  private RestCatalogServer rest;
+  private Catalog catalog;
+  private ConnectWorker worker1;
+  private ConnectWorker worker2;
+  private OrderEvents events;
+  private Admin admin;
+
+  @BeforeAll
+  void startStack() {
+    broker = KafkaBroker.start();
+    rest = RestCatalogServer.withLocalWarehouse();
+    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    worker1 = startWorker();
+    worker2 = startWorker();
+    events = new OrderEvents(broker.bootstrapServers());
+    admin = broker.admin();
+  }
+
+  private ConnectWorker startWorker() {
+    return ConnectWorker.start(
+        broker,
+        PluginInstall.pluginPath(),
+        new ConnectWorker.Options()
+            .groupId("eos")
+            .workerProperty("consumer.session.timeout.ms", "10000")
+            .workerProperty("consumer.heartbeat.interval.ms", "1000"));
+  }
+
+  @AfterAll
+  void stopStack() throws Exception {
+    for (AutoCloseable service :
+        new AutoCloseable[] {
+          admin, events, worker2, worker1, (AutoCloseable) catalog, rest, broker
+        }) {
+      if (service != null) {
+        service.close();
+      }
+    }
+  }
+
+  private Map<String, String> connector(String name, String topic, int tasks) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
+    config.put("tasks.max", Integer.toString(tasks));
+    config.put("topics", topic);
+    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "true");
+    config.put("iceberg.tables", "db." + name + "_a,db." + name + "_b");
+    config.put("iceberg.tables.route-field", "kind");
+    config.put("iceberg.table.db." + name + "_a.route-regex", "a");
+    config.put("iceberg.table.db." + name + "_b.route-regex", "b");
+    config.put("iceberg.table.db." + name + "_a.partition-by", "day(ts)");
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
+    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
+    config.put("iceberg.control.commit.interval-ms", Long.toString(INTERVAL_MS));
+    config.put("iceberg.control.commit.timeout-ms", "1500");
+    return config;
+  }
+
+  private TableOracle oracle(String name) {
+    return new TableOracle(catalog, List.of("db." + name + "_a", "db." + name + "_b"));
+  }
+
+  private static void await(String what, LongSupplier actual, long expected, Duration timeout)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    long last = -1;
+    while (Instant.now().isBefore(deadline)) {
+      last = actual.getAsLong();
+      if (last >= expected) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(last).as(what).isEqualTo(expected);
+  }
+
+  @Test
+  void steadyStateWritesEveryRecordOnceIntoTwoTablesWithSomePartitionsIdle() throws Exception {
+    String name = "steady";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+
+    // partition 3 stays idle throughout
+    events.send(name, 3, 0, 3000);
+    TableOracle oracle = oracle(name);
+    await("rows in the tables", oracle::rowCount, 3000, CONVERGE);
+
+    long sent = System.currentTimeMillis();
+    events.send(name, 3, 3000, 3001);
+    await("rows after one more record", oracle::rowCount, 3001, CONVERGE);
+    long latencyMs = System.currentTimeMillis() - sent;
+    System.out.printf(
+        "produce-to-visible latency: %d ms (interval %d ms)%n", latencyMs, INTERVAL_MS);
+    assertThat(latencyMs).as("latency from produce to visible").isLessThan(INTERVAL_MS + 8000);
+
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 3001);
+    Table a = catalog.loadTable(TableIdentifier.parse("db." + name + "_a"));
+    assertThat(a.spec().fields()).hasSize(1);
+    assertThat(a.spec().fields().get(0).transform().toString()).isEqualTo("day");
+    assertThat(catalog.loadTable(TableIdentifier.parse("db." + name + "_b")).spec())
+        .isEqualTo(PartitionSpec.unpartitioned());
+    Snapshot snapshot = a.currentSnapshot();
+    assertThat(snapshot.summary())
+        .containsKey("floe.commit-id")
+        .containsKey("floe.control-offsets.connect-" + name)
+        .containsKey("floe.source-offsets.connect-" + name)
+        .containsKey("floe.valid-through-ms.connect-" + name);
+    worker1.rest().deleteConnector(name);
+  }
+
+  @Test
+  void killingAWorkerMidStreamLosesAndDuplicatesNothing() throws Exception {
+    String name = "killed";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+
+    events.send(name, 4, 0, 2000);
+    CompletableFuture<Void> rest =
+        CompletableFuture.runAsync(
+            () -> {
+              for (int batch = 0; batch < 10; batch++) {
+                events.send(name, 4, 2000 + batch * 400L, 2000 + (batch + 1) * 400L);
+                sleep(400);
+              }
+            });
+    Thread.sleep(1500);
+    worker2.kill();
+    rest.get();
+    await("rows after a worker was killed", oracle::rowCount, 6000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 6000);
+
+    worker2 = startWorker();
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(90));
+    events.send(name, 4, 6000, 7000);
+    await("rows once the worker is back", oracle::rowCount, 7000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 7000);
+    worker1.rest().deleteConnector(name);
+  }
+
+  @Test
+  void restartsAndTaskCountChangesLoseAndDuplicateNothing() throws Exception {
+    String name = "restarted";
+    broker.createTopic(name, 4);
+    Map<String, String> config = connector(name, name, 2);
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+
+    events.send(name, 4, 0, 1500);
+    worker1.rest().send("POST", "/connectors/" + name + "/restart?includeTasks=true", null);
+    events.send(name, 4, 1500, 3000);
+    worker1.rest().putConnector(name, connector(name, name, 1));
+    events.send(name, 4, 3000, 4500);
+    worker1.rest().putConnector(name, connector(name, name, 3));
+    events.send(name, 4, 4500, 6000);
+    worker1.rest().send("PUT", "/connectors/" + name + "/pause", null);
+    Thread.sleep(2000);
+    worker1.rest().send("PUT", "/connectors/" + name + "/resume", null);
+    events.send(name, 4, 6000, 7000);
+    await("rows after restarts", oracle::rowCount, 7000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 7000);
+    worker1.rest().deleteConnector(name);
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

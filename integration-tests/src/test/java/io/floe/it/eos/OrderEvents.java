@@ -1,0 +1,82 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.eos;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Test records as JsonConverter reads them with {@code schemas.enable=true}: an id, a kind that
+ * routes the record ("a" or "b"), and a Connect Timestamp.
+ */
+final class OrderEvents implements AutoCloseable {
+  private static final String SCHEMA =
+      "{\"type\":\"struct\",\"name\":\"order\",\"optional\":false,\"fields\":["
+          + "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+          + "{\"field\":\"kind\",\"type\":\"string\",\"optional\":false},"
+          + "{\"field\":\"ts\",\"type\":\"int64\",\"optional\":false,"
+          + "\"name\":\"org.apache.kafka.connect.data.Timestamp\",\"version\":1}]}";
+
+  private final KafkaProducer<String, String> producer;
+
+  OrderEvents(String bootstrapServers) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+  }
+
+  static String value(long id, long timestampMs) {
+    String kind = id % 2 == 0 ? "a" : "b";
+    return "{\"schema\":"
+        + SCHEMA
+        + ",\"payload\":{\"id\":"
+        + id
+        + ",\"kind\":\""
+        + kind
+        + "\",\"ts\":"
+        + timestampMs
+        + "}}";
+  }
+
+  /** Sends ids {@code [from, to)} round-robin over {@code partitions} and waits for the acks. */
+  void send(String topic, int partitions, long from, long to) {
+    Future<RecordMetadata> last = null;
+    for (long id = from; id < to; id++) {
+      long now = System.currentTimeMillis();
+      last =
+          producer.send(
+              new ProducerRecord<>(
+                  topic, (int) (id % partitions), now, Long.toString(id), value(id, now)));
+    }
+    producer.flush();
+    if (last != null) {
+      try {
+        last.get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IllegalStateException("Sending to " + topic + " failed", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    producer.close();
+  }
+}
