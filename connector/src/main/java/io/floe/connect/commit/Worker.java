@@ -296,6 +296,15 @@ public final class Worker implements AutoCloseable {
         return;
       }
       long records = written.stream().mapToLong(DataWritten::recordCount).sum();
+      if (written.isEmpty()) {
+        LOG.debug(
+            "Task {} answered cycle {}: nothing new, {} partitions, in {} ms",
+            settings.taskId(),
+            commitId,
+            offsets.size(),
+            clock.millis() - started);
+        return;
+      }
       LOG.info(
           "Task {} answered cycle {}: {} manifests, {} records, {} partitions, in {} ms",
           settings.taskId(),

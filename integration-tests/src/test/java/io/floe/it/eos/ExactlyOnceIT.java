@@ -210,6 +210,125 @@ class ExactlyOnceIT {
     worker1.rest().deleteConnector(name);
   }
 
+  @Test
+  void killingTheWorkerThatRunsTheCoordinatorMidStreamLosesAndDuplicatesNothing() throws Exception {
+    String name = "coordkill";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 2000);
+    await("rows before the kill", oracle::rowCount, 2000, CONVERGE);
+
+    ConnectWorker host = coordinatorHost(name);
+    CompletableFuture<Void> more =
+        CompletableFuture.runAsync(
+            () -> {
+              for (int batch = 0; batch < 8; batch++) {
+                events.send(name, 4, 2000 + batch * 500L, 2000 + (batch + 1) * 500L);
+                sleep(300);
+              }
+            });
+    // kill it while cycles are being answered and committed
+    Thread.sleep(INTERVAL_MS + 300);
+    host.kill();
+    more.get();
+    ConnectWorker survivor = host == worker1 ? worker2 : worker1;
+    await("rows after the coordinator's worker was killed", oracle::rowCount, 6000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 6000);
+    restart(host);
+    survivor.rest().deleteConnector(name);
+  }
+
+  @Test
+  void aFrozenCoordinatorThatComesBackAfterBeingReplacedCommitsNothingTwice() throws Exception {
+    String name = "zombie";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the freeze", oracle::rowCount, 1000, CONVERGE);
+
+    ConnectWorker zombie = coordinatorHost(name);
+    ConnectWorker survivor = zombie == worker1 ? worker2 : worker1;
+    // frozen right after it may have started a cycle: its tasks and coordinator hold state
+    events.send(name, 4, 1000, 2000);
+    Thread.sleep(INTERVAL_MS);
+    zombie.freeze();
+    events.send(name, 4, 2000, 3000);
+    // the group evicts it and the survivor takes over every task and the coordinator
+    await("rows written by the survivor", oracle::rowCount, 3000, CONVERGE);
+    zombie.thaw();
+    events.send(name, 4, 3000, 4000);
+    await("rows after the zombie came back", oracle::rowCount, 4000, CONVERGE);
+    Thread.sleep(3 * INTERVAL_MS);
+    assertThat(oracle.rowCount()).as("rows once the zombie had time to act").isEqualTo(4000);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 4000);
+    survivor.rest().deleteConnector(name);
+  }
+
+  @Test
+  void aCatalogOutageDelaysCommitsAndLosesAndDuplicatesNothing() throws Exception {
+    String name = "outage";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the outage", oracle::rowCount, 1000, CONVERGE);
+
+    rest.stopServing();
+    try {
+      events.send(name, 4, 1000, 3000);
+      Thread.sleep(4 * INTERVAL_MS);
+    } finally {
+      rest.resumeServing();
+    }
+    await("rows after the outage", oracle::rowCount, 3000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 3000);
+    assertThat(worker1.rest().status(name).path("tasks"))
+        .allSatisfy(task -> assertThat(task.path("state").asText()).isEqualTo("RUNNING"));
+    worker1.rest().deleteConnector(name);
+  }
+
+  /** The worker whose task owns partition 0 of {@code topic}, where the coordinator runs. */
+  private ConnectWorker coordinatorHost(String name) throws Exception {
+    var groups =
+        admin
+            .describeConsumerGroups(List.of("connect-" + name))
+            .all()
+            .get(30, java.util.concurrent.TimeUnit.SECONDS);
+    String owner = null;
+    for (var member : groups.get("connect-" + name).members()) {
+      if (member
+          .assignment()
+          .topicPartitions()
+          .contains(new org.apache.kafka.common.TopicPartition(name, 0))) {
+        owner = member.clientId();
+      }
+    }
+    assertThat(owner).as("owner of partition 0").isNotNull();
+    // Connect names its sink consumers connector-consumer-<name>-<task>
+    String task = owner.substring(owner.lastIndexOf('-') + 1);
+    String workerId = null;
+    for (var status : worker1.rest().status(name).path("tasks")) {
+      if (status.path("id").asText().equals(task)) {
+        workerId = status.path("worker_id").asText();
+      }
+    }
+    assertThat(workerId).as("worker of task %s", task).isNotNull();
+    return workerId.endsWith(":" + worker1.restPort()) ? worker1 : worker2;
+  }
+
+  private void restart(ConnectWorker dead) {
+    if (dead == worker1) {
+      worker1 = startWorker();
+    } else {
+      worker2 = startWorker();
+    }
+  }
+
   private static void sleep(long ms) {
     try {
       Thread.sleep(ms);

@@ -170,7 +170,8 @@ public final class Quickstart {
           }
         });
     return new AutoCloseableCatalog(
-        CatalogUtil.buildIcebergCatalog("quickstart", props, new Configuration(false)));
+        CatalogUtil.buildIcebergCatalog(
+            config.getOrDefault("iceberg.catalog", "iceberg"), props, new Configuration(false)));
   }
 
   private record AutoCloseableCatalog(Catalog get) implements AutoCloseable {

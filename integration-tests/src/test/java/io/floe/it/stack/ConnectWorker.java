@@ -181,6 +181,34 @@ public final class ConnectWorker implements AutoCloseable {
     return startup;
   }
 
+  /** Freezes the worker JVM ({@code kill -STOP}): it keeps its state but stops answering. */
+  public void freeze() {
+    signal("STOP");
+  }
+
+  /** Lets a frozen worker JVM go on ({@code kill -CONT}). */
+  public void thaw() {
+    signal("CONT");
+  }
+
+  private void signal(String signal) {
+    try {
+      int exit =
+          new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+              .inheritIO()
+              .start()
+              .waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("kill -" + signal + " exited with " + exit);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** {@code kill -9} the worker JVM. */
   public void kill() {
     process.kill();

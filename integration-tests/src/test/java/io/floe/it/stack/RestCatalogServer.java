@@ -130,6 +130,31 @@ public final class RestCatalogServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops answering: the port is closed, so clients get connection refused, as when the catalog
+   * service is down. The backing catalog and its files stay.
+   */
+  public synchronized void stopServing() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("Stopping the REST catalog failed", e);
+    }
+    LOG.info("REST catalog at {} stopped serving", uri);
+  }
+
+  /** Serves again on the same port after {@link #stopServing}. */
+  public synchronized void resumeServing() {
+    ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+    connector.setPort(uri.getPort());
+    try {
+      server.start();
+    } catch (Exception e) {
+      throw new IllegalStateException("Restarting the REST catalog on " + uri + " failed", e);
+    }
+    LOG.info("REST catalog at {} serves again", uri);
+  }
+
   /** {@code http://127.0.0.1:<port>}; the REST API is under {@code /v1/}. */
   public URI uri() {
     return uri;

@@ -1,0 +1,247 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.connect.control.ControlTopic;
+import io.floe.connect.control.DataWritten;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Committing a cycle's manifests: marks, replay (R1), racing coordinators, recreated topics. */
+class TableCommitterTest {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final String GROUP = "connect-orders";
+  private static final ControlTopic TOPIC =
+      new ControlTopic(
+          "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
+
+  private InMemoryCatalog catalog;
+  private Table table;
+
+  @BeforeEach
+  void createTable() {
+    catalog = new InMemoryCatalog();
+    catalog.initialize("test", Map.of());
+    catalog.createNamespace(Namespace.of("db"));
+    table =
+        catalog.createTable(
+            TableIdentifier.of("db", "orders"), SCHEMA, PartitionSpec.unpartitioned());
+  }
+
+  private TableCommitter committer(ControlTopic topic) {
+    return new TableCommitter(catalog, GROUP, "orders", topic);
+  }
+
+  private PendingEvent event(long controlOffset, UUID commitId, long records) throws IOException {
+    String location = table.location() + "/metadata/" + UUID.randomUUID() + "-m.avro";
+    ManifestWriter<DataFile> writer =
+        ManifestFiles.write(2, table.spec(), table.io().newOutputFile(location), null);
+    try (writer) {
+      writer.add(
+          DataFiles.builder(table.spec())
+              .withPath(table.location() + "/data/" + UUID.randomUUID() + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withRecordCount(records)
+              .withFileSizeInBytes(100 + records)
+              .build());
+    }
+    ManifestFile manifest = writer.toManifestFile();
+    return new PendingEvent(
+        0,
+        controlOffset,
+        DataWritten.of(commitId, "db.orders", table.uuid(), manifest, 100 + records));
+  }
+
+  private static TableCommitter.Cycle cycle(UUID id, List<PendingEvent> events, long position) {
+    return new TableCommitter.Cycle(
+        id,
+        TableCommitter.byTable(events),
+        Map.of(0, position),
+        Map.of(new TopicPartition("orders", 0), 42L),
+        OptionalLong.of(5_000L));
+  }
+
+  @Test
+  void aCommitLeavesItsCommitIdPositionsAndWatermarkInTheSnapshot() throws IOException {
+    UUID id = UUID.randomUUID();
+    TableCommitter.Outcome outcome =
+        committer(TOPIC).commit(cycle(id, List.of(event(3, id, 10)), 4));
+
+    assertThat(outcome.failures()).isEmpty();
+    table.refresh();
+    Snapshot snapshot = table.currentSnapshot();
+    assertThat(snapshot.summary())
+        .containsEntry("added-records", "10")
+        .containsEntry("floe.commit-id", id.toString())
+        .containsEntry("floe.valid-through-ms." + GROUP, "5000")
+        .containsEntry("floe.source-offsets." + GROUP, "{\"orders\":{\"0\":42}}");
+    CommitMarks.Mark mark = CommitMarks.latest(table, GROUP).orElseThrow();
+    assertThat(mark.offsets()).isEqualTo(Map.of(0, 4L));
+    assertThat(mark.topicId()).isEqualTo(TOPIC.id().toString());
+    assertThat(outcome.committed().get("db.orders").snapshot().snapshotId())
+        .isEqualTo(snapshot.snapshotId());
+  }
+
+  @Test
+  void replayedEventsBelowTheStoredPositionAreNotCommittedAgain() throws IOException {
+    UUID first = UUID.randomUUID();
+    PendingEvent old = event(3, first, 10);
+    committer(TOPIC).commit(cycle(first, List.of(old), 4));
+
+    // a new coordinator replays from an older control position: the old event and a new one
+    UUID second = UUID.randomUUID();
+    PendingEvent fresh = event(7, second, 5);
+    committer(TOPIC).commit(cycle(second, List.of(old, fresh), 8));
+
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "15");
+    assertThat(table.currentSnapshot().summary()).containsEntry("added-records", "5");
+  }
+
+  @Test
+  void aFullyReplayedCycleCommitsNothing() throws IOException {
+    UUID first = UUID.randomUUID();
+    PendingEvent old = event(3, first, 10);
+    committer(TOPIC).commit(cycle(first, List.of(old), 4));
+    long snapshots = countSnapshots();
+
+    TableCommitter.Outcome outcome =
+        committer(TOPIC).commit(cycle(UUID.randomUUID(), List.of(old), 4));
+
+    assertThat(outcome.failures()).isEmpty();
+    assertThat(outcome.committed().get("db.orders").snapshot()).isNull();
+    assertThat(countSnapshots()).isEqualTo(snapshots);
+  }
+
+  @Test
+  void aCoordinatorThatCheckedBeforeAnotherCommittedCannotCommitTheSameFiles() throws IOException {
+    UUID id = UUID.randomUUID();
+    PendingEvent event = event(3, id, 10);
+    Table stale = catalog.loadTable(TableIdentifier.of("db", "orders"));
+    committer(TOPIC).commit(cycle(id, List.of(event), 4));
+
+    // the zombie checked the table before that commit: no mark, nothing committed yet
+    var append = stale.newFastAppend();
+    append.appendManifest(new io.floe.connect.control.EventManifest(event.event()));
+    append.set(CommitMarks.CONTROL_OFFSETS + GROUP, "{}");
+    append.validateWith(new TableCommitter.NoCommitSince(GROUP, null));
+
+    assertThatThrownBy(append::commit)
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("another commit of connector group " + GROUP);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "10");
+  }
+
+  @Test
+  void otherWritersCommitsBetweenFloeCommitsDoNotBlockTheNextOne() throws IOException {
+    UUID first = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
+    table
+        .newFastAppend()
+        .appendFile(
+            DataFiles.builder(table.spec())
+                .withPath(table.location() + "/data/other.parquet")
+                .withFormat(FileFormat.PARQUET)
+                .withRecordCount(1)
+                .withFileSizeInBytes(10)
+                .build())
+        .commit();
+
+    UUID second = UUID.randomUUID();
+    TableCommitter.Outcome outcome =
+        committer(TOPIC).commit(cycle(second, List.of(event(9, second, 2)), 10));
+
+    assertThat(outcome.failures()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "13");
+    assertThat(CommitMarks.latest(table, GROUP).orElseThrow().offsets()).isEqualTo(Map.of(0, 10L));
+  }
+
+  @Test
+  void theWatermarkNeverMovesBack() throws IOException {
+    UUID first = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
+    UUID second = UUID.randomUUID();
+    committer(TOPIC)
+        .commit(
+            new TableCommitter.Cycle(
+                second,
+                TableCommitter.byTable(List.of(event(5, second, 1))),
+                Map.of(0, 6L),
+                Map.of(),
+                OptionalLong.of(1_000L)));
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.valid-through-ms." + GROUP, "5000");
+  }
+
+  @Test
+  void aRecreatedControlTopicFailsTheCommitSayingWhatHappened() throws IOException {
+    UUID first = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
+    ControlTopic recreated = new ControlTopic(TOPIC.name(), Uuid.randomUuid(), TOPIC.partitions());
+
+    UUID second = UUID.randomUUID();
+    TableCommitter.Outcome outcome =
+        committer(recreated).commit(cycle(second, List.of(event(0, second, 1)), 1));
+
+    assertThat(outcome.failures().get("db.orders"))
+        .isInstanceOf(ControlTopicChangedException.class)
+        .hasMessageContaining("was recreated")
+        .hasMessageContaining(TOPIC.id().toString());
+  }
+
+  @Test
+  void eventsForADroppedAndRecreatedTableAreNotCommittedToTheNewOne() throws IOException {
+    UUID id = UUID.randomUUID();
+    PendingEvent event = event(3, id, 10);
+    catalog.dropTable(TableIdentifier.of("db", "orders"));
+    table =
+        catalog.createTable(
+            TableIdentifier.of("db", "orders"), SCHEMA, PartitionSpec.unpartitioned());
+
+    TableCommitter.Outcome outcome = committer(TOPIC).commit(cycle(id, List.of(event), 4));
+
+    assertThat(outcome.failures()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot()).isNull();
+  }
+
+  private long countSnapshots() {
+    table.refresh();
+    long n = 0;
+    for (Snapshot ignored : table.snapshots()) {
+      n++;
+    }
+    return n;
+  }
+}
