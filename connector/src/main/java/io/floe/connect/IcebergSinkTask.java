@@ -8,9 +8,9 @@ import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.commit.Committer;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.Secrets;
 import io.floe.connect.control.ConfiguredKafkaClients;
-import io.floe.connect.convert.ConvertOptions;
-import io.floe.connect.errors.FailFastOutcomes;
+import io.floe.connect.errors.BadRecordPolicy;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;
@@ -22,6 +22,7 @@ import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 import org.slf4j.Logger;
@@ -33,6 +34,7 @@ public class IcebergSinkTask extends SinkTask {
 
   private Catalog catalog;
   private Committer committer;
+  private Secrets secrets = Secrets.of(Map.of());
 
   @Override
   public String version() {
@@ -41,9 +43,18 @@ public class IcebergSinkTask extends SinkTask {
 
   @Override
   public void start(Map<String, String> props) {
-    FloeSinkConfig config = new FloeSinkConfig(props);
+    secrets = Secrets.of(props);
+    try {
+      start(new FloeSinkConfig(props));
+    } catch (RuntimeException e) {
+      throw secrets.guard(e);
+    }
+  }
+
+  private void start(FloeSinkConfig config) {
     catalog = new CatalogLoader().load(config);
-    FailFastOutcomes outcomes = new FailFastOutcomes();
+    BadRecordPolicy outcomes =
+        new BadRecordPolicy(errantRecordReporter(config), config.failOnTombstones());
     SinkWriter writer =
         new SinkWriter(
             config,
@@ -53,7 +64,7 @@ public class IcebergSinkTask extends SinkTask {
                     config.writerMemoryBudgetBytes(), config.writerMaxOpenFiles()),
                 config.writeProperties(),
                 config.taskIndex()),
-            ConvertOptions.defaults(),
+            config.convertOptions(),
             outcomes);
     committer =
         new Committer(
@@ -70,19 +81,60 @@ public class IcebergSinkTask extends SinkTask {
         catalog.name());
   }
 
+  /**
+   * Connect's dead-letter reporter when the connector tolerates bad records, else null (bad records
+   * then fail the task).
+   */
+  private ErrantRecordReporter errantRecordReporter(FloeSinkConfig config) {
+    if (!config.toleratesErrors()) {
+      return null;
+    }
+    ErrantRecordReporter reporter;
+    try {
+      reporter = context.errantRecordReporter();
+    } catch (NoSuchMethodError | NoClassDefFoundError e) {
+      reporter = null;
+    }
+    if (reporter == null) {
+      LOG.warn(
+          "errors.tolerance=all, but this Connect runtime gives sink tasks no dead-letter"
+              + " reporter: a bad record fails the task instead of being dead-lettered.");
+    } else if (config.deadLetterTopic().isEmpty()) {
+      LOG.warn(
+          "errors.tolerance=all without errors.deadletterqueue.topic.name: bad records are"
+              + " skipped, counted and logged (set errors.log.enable=true to see them in Connect's"
+              + " log), but not kept anywhere.");
+    } else {
+      LOG.info("Bad records go to the dead-letter topic {}", config.deadLetterTopic().get());
+    }
+    return reporter;
+  }
+
   @Override
   public void open(Collection<TopicPartition> partitions) {
-    committer.open(partitions);
+    try {
+      committer.open(partitions);
+    } catch (RuntimeException e) {
+      throw secrets.guard(e);
+    }
   }
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
-    committer.close(partitions);
+    try {
+      committer.close(partitions);
+    } catch (RuntimeException e) {
+      throw secrets.guard(e);
+    }
   }
 
   @Override
   public void put(Collection<SinkRecord> records) {
-    committer.put(records);
+    try {
+      committer.put(records);
+    } catch (RuntimeException e) {
+      throw secrets.guard(e);
+    }
   }
 
   @Override
@@ -90,7 +142,11 @@ public class IcebergSinkTask extends SinkTask {
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
     // Source offsets advance only inside the commit protocol's Kafka transactions, never here;
     // this is also where an idle task notices a failed control thread.
-    committer.checkHealthy();
+    try {
+      committer.checkHealthy();
+    } catch (RuntimeException e) {
+      throw secrets.guard(e);
+    }
     return Map.of();
   }
 

@@ -5,6 +5,7 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.Secrets;
 import java.time.Duration;
 
 /**
@@ -17,6 +18,7 @@ import java.time.Duration;
  * @param commitTimeout how long a cycle waits for every answer
  * @param retryTimeout how long retriable commit failures are retried
  * @param bufferBytes pending bytes at which a worker asks for an early cycle
+ * @param secrets the connector's secret values, masked in what the control threads log and throw
  */
 public record ControlSettings(
     String connectorName,
@@ -25,7 +27,8 @@ public record ControlSettings(
     Duration commitInterval,
     Duration commitTimeout,
     Duration retryTimeout,
-    long bufferBytes) {
+    long bufferBytes,
+    Secrets secrets) {
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
@@ -35,7 +38,8 @@ public record ControlSettings(
         config.commitInterval(),
         config.commitTimeout(),
         config.commitRetryTimeout(),
-        config.commitBufferBytes());
+        config.commitBufferBytes(),
+        config.secrets());
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

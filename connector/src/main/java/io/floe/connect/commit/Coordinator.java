@@ -148,10 +148,11 @@ public final class Coordinator implements AutoCloseable {
     }
   }
 
-  private void fail(RuntimeException e) {
+  private void fail(RuntimeException error) {
     if (!running) {
       return;
     }
+    RuntimeException e = settings.secrets().guard(error);
     LOG.error(
         "Coordinator of connector {} stopped: {}", settings.connectorName(), e.getMessage(), e);
     failure =
@@ -263,7 +264,8 @@ public final class Coordinator implements AutoCloseable {
       expected = sourcePartitions.get();
     } catch (RuntimeException e) {
       LOG.warn(
-          "Cannot list the source partitions ({}); the cycle runs to its timeout", e.toString());
+          "Cannot list the source partitions ({}); the cycle runs to its timeout",
+          settings.secrets().mask(e.toString()));
       expected = Set.of(new TopicPartition("\u0000unknown", 0));
     }
     producer.beginTransaction();
@@ -351,7 +353,7 @@ public final class Coordinator implements AutoCloseable {
         failures.keySet(),
         unknown ? " with an unknown outcome (the retry checks what the table holds first)" : "",
         backoffMs,
-        first.getValue().toString());
+        settings.secrets().mask(first.getValue().toString()));
     retrying = cycle;
     retryAtMs = now + backoffMs;
     backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);

@@ -225,7 +225,8 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private void fail(RuntimeException e) {
+  private void fail(RuntimeException error) {
+    RuntimeException e = settings.secrets().guard(error);
     LOG.error("Worker of task {} stopped: {}", settings.taskId(), e.getMessage(), e);
     failure =
         e instanceof ConnectException
@@ -291,7 +292,7 @@ public final class Worker implements AutoCloseable {
             "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
             settings.taskId(),
             commitId,
-            e.toString(),
+            settings.secrets().mask(e.toString()),
             handOver.positions().size());
         return;
       }
@@ -341,7 +342,7 @@ public final class Worker implements AutoCloseable {
         "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
         settings.taskId(),
         commitId,
-        e.toString(),
+        settings.secrets().mask(e.toString()),
         handOver.positions().size());
   }
 
@@ -426,7 +427,10 @@ public final class Worker implements AutoCloseable {
       throw new ConnectException("Worker of task " + settings.taskId() + " was fenced", e);
     } catch (KafkaException e) {
       abortQuietly();
-      LOG.warn("Task {} could not ask for an early commit: {}", settings.taskId(), e.toString());
+      LOG.warn(
+          "Task {} could not ask for an early commit: {}",
+          settings.taskId(),
+          settings.secrets().mask(e.toString()));
     }
   }
 

@@ -37,6 +37,8 @@ public final class ConfigValidation {
     PerTableValidation.check(values, props);
     checkCatalog(values);
     checkCommitTiming(values);
+    checkControlClients(values, props);
+    UnknownKeys.check(values, props);
     return new Config(new ArrayList<>(values.values()));
   }
 
@@ -140,6 +142,24 @@ public final class ConfigValidation {
               + " ms) must be shorter than the commit interval ("
               + interval
               + " ms), or cycles would overlap.");
+    }
+  }
+
+  private static void checkControlClients(
+      Map<String, ConfigValue> values, Map<String, String> props) {
+    if (valid(values, FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS)
+        && values.get(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS).value() == null) {
+      error(
+          values,
+          FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS,
+          "Required: set it to the bootstrap servers of the Kafka cluster this Connect cluster"
+              + " stores its consumer offsets in (the worker's bootstrap.servers); the control"
+              + " topic and the offset commits go there.");
+    }
+    String jaasKey = FloeSinkConfig.KAFKA_PREFIX + SaslLoginModules.JAAS_CONFIG;
+    String jaas = props.get(jaasKey);
+    if (jaas != null) {
+      SaslLoginModules.problem(jaas).ifPresent(problem -> error(values, jaasKey, problem));
     }
   }
 

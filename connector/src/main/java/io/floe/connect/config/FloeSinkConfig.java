@@ -5,6 +5,7 @@
 package io.floe.connect.config;
 
 import io.floe.connect.catalog.PartitionBy;
+import io.floe.connect.convert.ConvertOptions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -162,6 +163,7 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   private final Map<String, String> catalogProperties;
   private final Map<String, String> props;
+  private final Secrets secrets;
   private final PartitionBy defaultPartitionBy;
   private final Map<String, TableConfig> tableConfigs = new ConcurrentHashMap<>();
 
@@ -172,6 +174,7 @@ public final class FloeSinkConfig extends AbstractConfig {
         .forEach((key, value) -> catalogProps.put(key, String.valueOf(value)));
     this.catalogProperties = Collections.unmodifiableMap(catalogProps);
     this.props = Map.copyOf(originals);
+    this.secrets = Secrets.of(props);
     this.defaultPartitionBy = PartitionBy.parse(getString(TABLES_DEFAULT_PARTITION_BY));
   }
 
@@ -387,7 +390,34 @@ public final class FloeSinkConfig extends AbstractConfig {
         ++order,
         Width.LONG,
         "Kafka bootstrap servers");
+    ConversionKeys.define(def);
     return def;
+  }
+
+  /** How record values become Iceberg values, from the {@code iceberg.tables.*} conversion keys. */
+  public ConvertOptions convertOptions() {
+    return ConversionKeys.options(this);
+  }
+
+  /** Whether a tombstone is a bad record ({@code iceberg.tables.tombstones=fail}). */
+  public boolean failOnTombstones() {
+    return ConversionKeys.tombstones(this) == ConversionKeys.Tombstones.FAIL;
+  }
+
+  /** The secret values of this configuration, to mask them in logs and errors. */
+  public Secrets secrets() {
+    return secrets;
+  }
+
+  /** Whether the connector tolerates bad records ({@code errors.tolerance=all}). */
+  public boolean toleratesErrors() {
+    return "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none").trim());
+  }
+
+  /** The connector's dead-letter topic, if it has one. */
+  public Optional<String> deadLetterTopic() {
+    String topic = props.get("errors.deadletterqueue.topic.name");
+    return topic == null || topic.isBlank() ? Optional.empty() : Optional.of(topic.trim());
   }
 
   public List<String> tables() {
@@ -477,7 +507,17 @@ public final class FloeSinkConfig extends AbstractConfig {
    * key with the prefix removed.
    */
   public Map<String, Object> kafkaProperties() {
-    return new TreeMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
+    Map<String, Object> properties = new TreeMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
+    Object jaas = properties.get(SaslLoginModules.JAAS_CONFIG);
+    if (jaas != null) {
+      SaslLoginModules.problem(String.valueOf(jaas))
+          .ifPresent(
+              problem -> {
+                throw new ConfigException(
+                    KAFKA_PREFIX + SaslLoginModules.JAAS_CONFIG, "[hidden]", problem);
+              });
+    }
+    return properties;
   }
 
   /**

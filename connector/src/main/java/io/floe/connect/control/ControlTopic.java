@@ -49,7 +49,36 @@ public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions
       return describe(admin, name);
     } catch (UnknownTopicOrPartitionException missing) {
       create(admin, name);
-      return describe(admin, name);
+      return describeOnceKnown(admin, name);
+    }
+  }
+
+  /**
+   * Describes a topic that was just created, here or by another task: the broker answering may not
+   * know it yet, so an unknown topic is asked about again for a while.
+   */
+  private static ControlTopic describeOnceKnown(Admin admin, String name) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+    while (true) {
+      try {
+        return describe(admin, name);
+      } catch (UnknownTopicOrPartitionException e) {
+        if (System.nanoTime() > deadline) {
+          throw new ConnectException(
+              "Control topic "
+                  + name
+                  + " was created but is still unknown after "
+                  + TIMEOUT_S
+                  + " s",
+              e);
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new ConnectException("Interrupted while waiting for " + name, interrupted);
+        }
+      }
     }
   }
 

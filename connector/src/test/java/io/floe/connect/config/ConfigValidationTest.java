@@ -27,6 +27,7 @@ class ConfigValidationTest {
     config.put(FloeSinkConfig.TABLES, "db.events");
     config.put(FloeSinkConfig.CATALOG_TYPE, "jdbc");
     config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
+    config.put(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
     return config;
   }
 
@@ -131,5 +132,84 @@ class ConfigValidationTest {
         .extractingByKey(
             FloeSinkConfig.COMMIT_INTERVAL_MS, InstanceOfAssertFactories.list(String.class))
         .hasSize(1);
+  }
+
+  @Test
+  void requiresTheControlClientsBootstrapServers() {
+    Map<String, String> config = valid();
+    config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
+    assertThat(errors(config))
+        .containsOnlyKeys(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS)
+        .extractingByKey(
+            FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS, InstanceOfAssertFactories.list(String.class))
+        .singleElement()
+        .asString()
+        .contains("worker's bootstrap.servers");
+  }
+
+  @Test
+  void flagsAMisspeltKeyWithTheKeyItProbablyMeant() {
+    Map<String, String> config = valid();
+    config.put("iceberg.tables.auto-create-enable", "true");
+    config.put("iceberg.control.comit.interval-ms", "1000");
+    Map<String, List<String>> errors = errors(config);
+    assertThat(errors)
+        .containsOnlyKeys("iceberg.tables.auto-create-enable", "iceberg.control.comit.interval-ms");
+    assertThat(errors.get("iceberg.tables.auto-create-enable").get(0))
+        .contains("did you mean iceberg.tables.auto-create-enabled?");
+    assertThat(errors.get("iceberg.control.comit.interval-ms").get(0))
+        .contains("did you mean iceberg.control.commit.interval-ms?");
+  }
+
+  @Test
+  void acceptsAnyKeyUnderThePassThroughPrefixesAndFlagsAnUnrelatedOne() {
+    Map<String, String> config = valid();
+    config.put("iceberg.catalog.warehouse", "s3://bucket/wh");
+    config.put("iceberg.kafka.security.protocol", "SASL_SSL");
+    config.put("iceberg.tables.auto-create-props.format-version", "2");
+    config.put("iceberg.tables.write-props.write.parquet.compression-codec", "zstd");
+    assertThat(errors(config)).isEmpty();
+
+    config.put("iceberg.something-else", "x");
+    assertThat(errors(config).get("iceberg.something-else"))
+        .singleElement()
+        .asString()
+        .contains("Unknown key iceberg.something-else (a typo?)");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\""
+            + " password=\"p\";",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\""
+            + " password=\"a;b com.sun.security.auth.module.JndiLoginModule required\";",
+        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
+        "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;"
+      })
+  void acceptsTheStandardSaslLoginModules(String jaas) {
+    Map<String, String> config = valid();
+    config.put("iceberg.kafka.sasl.jaas.config", jaas);
+    assertThat(errors(config)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "com.sun.security.auth.module.JndiLoginModule required"
+            + " user.provider.url=\"ldap://evil/x\";",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required;"
+            + " /* hidden */ com.example.Ldap required;",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required; // c\n"
+            + " com.example.Ldap required;"
+      })
+  void rejectsOtherSaslLoginModulesWithoutEchoingTheConfig(String jaas) {
+    Map<String, String> config = valid();
+    config.put("iceberg.kafka.sasl.jaas.config", jaas);
+    assertThat(errors(config).get("iceberg.kafka.sasl.jaas.config"))
+        .singleElement()
+        .asString()
+        .contains("is not allowed for the control-topic clients")
+        .doesNotContain("evil");
   }
 }

@@ -21,6 +21,7 @@ class PerTableValidationTest {
     config.put("connector.class", IcebergSinkConnector.class.getName());
     config.put("topics", "events");
     config.put("iceberg.catalog.type", "rest");
+    config.put("iceberg.kafka.bootstrap.servers", "localhost:9092");
     config.put("iceberg.tables", "analytics.views,analytics.buys");
     config.put("iceberg.tables.route-field", "type");
     config.put("iceberg.table.analytics.views.route-regex", "view");

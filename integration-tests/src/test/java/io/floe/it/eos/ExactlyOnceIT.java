@@ -6,12 +6,14 @@ package io.floe.it.eos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,7 +153,22 @@ class ExactlyOnceIT {
         .containsKey("floe.control-offsets.connect-" + name)
         .containsKey("floe.source-offsets.connect-" + name)
         .containsKey("floe.valid-through-ms.connect-" + name);
+    // every snapshot names its cycle, no cycle is committed twice to a table, and the cycles
+    // that wrote to both tables committed them together (one REST transaction per cycle)
+    List<String> idsA = commitIds(name + "_a");
+    List<String> idsB = commitIds(name + "_b");
+    assertThat(idsA).doesNotContainNull().doesNotHaveDuplicates();
+    assertThat(idsB).doesNotContainNull().doesNotHaveDuplicates();
+    assertThat(idsA).containsAnyElementsOf(idsB);
     worker1.rest().deleteConnector(name);
+  }
+
+  private List<String> commitIds(String table) {
+    List<String> ids = new ArrayList<>();
+    for (Snapshot snapshot : catalog.loadTable(TableIdentifier.parse("db." + table)).snapshots()) {
+      ids.add(snapshot.summary().get("floe.commit-id"));
+    }
+    return ids;
   }
 
   @Test
@@ -289,6 +306,39 @@ class ExactlyOnceIT {
     oracle.assertExactlyOnce(admin, "connect-" + name, name, 3000);
     assertThat(worker1.rest().status(name).path("tasks"))
         .allSatisfy(task -> assertThat(task.path("state").asText()).isEqualTo("RUNNING"));
+    worker1.rest().deleteConnector(name);
+  }
+
+  @Test
+  void aCatalogOutagePastTheRetryTimeoutFailsTheTaskReadablyAndARestartResumesExactlyOnce()
+      throws Exception {
+    String name = "budget";
+    broker.createTopic(name, 4);
+    Map<String, String> config = connector(name, name, 2);
+    config.put("iceberg.control.commit.retry-timeout-ms", "4000");
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the outage", oracle::rowCount, 1000, CONVERGE);
+
+    rest.stopServing();
+    JsonNode failed;
+    try {
+      events.send(name, 4, 1000, 2000);
+      failed = worker1.rest().awaitTaskFailed(name, Duration.ofSeconds(90));
+    } finally {
+      rest.resumeServing();
+    }
+    assertThat(failed.path("trace").asText())
+        .contains("Commits have failed for")
+        .contains("iceberg.control.commit.retry-timeout-ms=4000")
+        .contains("are not committed (their data files are kept");
+
+    assertThat(worker1.rest().restartFailedTasks(name)).isNotEmpty();
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    await("rows after the restart", oracle::rowCount, 2000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 2000);
     worker1.rest().deleteConnector(name);
   }
 

@@ -37,20 +37,20 @@ import org.apache.kafka.common.TopicPartition;
  * the Connect consumer group: every (topic, partition, offset) exactly once, no data file in two
  * snapshots, committed consumer offsets one past the last offset in the tables.
  */
-final class TableOracle {
+public final class TableOracle {
   private final Catalog catalog;
   private final List<TableIdentifier> tables;
 
-  TableOracle(Catalog catalog, List<String> tables) {
+  public TableOracle(Catalog catalog, List<String> tables) {
     this.catalog = catalog;
     this.tables = tables.stream().map(TableIdentifier::parse).toList();
   }
 
   /** A source record as the tables hold it. */
-  record Origin(String topic, int partition, long offset) {}
+  public record Origin(String topic, int partition, long offset) {}
 
   /** Rows of every table (0 for a missing table). */
-  long rowCount() {
+  public long rowCount() {
     long rows = 0;
     for (TableIdentifier id : tables) {
       if (!catalog.tableExists(id)) {
@@ -65,7 +65,7 @@ final class TableOracle {
   }
 
   /** Every row's origin, from the Kafka metadata column, over all tables. */
-  List<Origin> origins() {
+  public List<Origin> origins() {
     List<Origin> origins = new ArrayList<>();
     for (TableIdentifier id : tables) {
       Table table = catalog.loadTable(id);
@@ -86,7 +86,7 @@ final class TableOracle {
   }
 
   /** The ids of every row, over all tables. */
-  List<Long> ids() {
+  public List<Long> ids() {
     List<Long> ids = new ArrayList<>();
     for (TableIdentifier id : tables) {
       try (CloseableIterable<Record> rows = IcebergGenerics.read(catalog.loadTable(id)).build()) {
@@ -99,7 +99,7 @@ final class TableOracle {
   }
 
   /** Asserts every exactly-once property for {@code expected} records sent to {@code topic}. */
-  void assertExactlyOnce(Admin admin, String group, String topic, long expected) {
+  public void assertExactlyOnce(Admin admin, String group, String topic, long expected) {
     List<Origin> origins = origins();
     assertThat(origins).as("rows in the tables").hasSize((int) expected);
     assertThat(new HashSet<>(origins))
@@ -123,7 +123,7 @@ final class TableOracle {
                 .isEqualTo(offset + 1));
   }
 
-  void assertNoFileInTwoSnapshots() {
+  public void assertNoFileInTwoSnapshots() {
     for (TableIdentifier id : tables) {
       Table table = catalog.loadTable(id);
       Set<String> seen = new HashSet<>();
@@ -147,7 +147,7 @@ final class TableOracle {
     }
   }
 
-  static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin, String group) {
+  public static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin, String group) {
     try {
       return admin
           .listConsumerGroupOffsets(group)

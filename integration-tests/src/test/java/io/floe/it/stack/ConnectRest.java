@@ -129,6 +129,38 @@ public final class ConnectRest {
     throw new AssertionError("No task of " + name + " FAILED in " + timeout + ": " + status);
   }
 
+  /**
+   * Restarts every FAILED task, one by one (each call returns once the worker running the task has
+   * restarted it), and waits until the status no longer shows them FAILED.
+   *
+   * @return the ids of the restarted tasks
+   */
+  public List<Integer> restartFailedTasks(String name) {
+    List<Integer> restarted = new ArrayList<>();
+    for (JsonNode task : status(name).path("tasks")) {
+      if ("FAILED".equals(task.path("state").asText())) {
+        int id = task.path("id").asInt();
+        expectOk(send("POST", "/connectors/" + encode(name) + "/tasks/" + id + "/restart", null));
+        restarted.add(id);
+      }
+    }
+    // the status topic shows the restart a little later: wait until no restarted task reads FAILED
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (Instant.now().isBefore(deadline) && anyFailed(name, restarted)) {
+      Ports.sleep(Duration.ofMillis(100));
+    }
+    return restarted;
+  }
+
+  private boolean anyFailed(String name, List<Integer> tasks) {
+    for (JsonNode task : status(name).path("tasks")) {
+      if (tasks.contains(task.path("id").asInt()) && "FAILED".equals(task.path("state").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean isRunning(JsonNode status, int tasks) {
     if (!"RUNNING".equals(status.path("connector").path("state").asText())) {
       return false;

@@ -1,0 +1,226 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.errors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.RestCatalogServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Bad records on the real stack: with {@code errors.tolerance=all} and a dead-letter topic, each
+ * record that cannot be written lands in the dead-letter topic with its reason, every other record
+ * lands in the table exactly once, and the committed offsets move past both; nothing is lost.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadRecordsIT {
+  private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  private KafkaBroker broker;
+  private RestCatalogServer rest;
+  private Catalog catalog;
+  private ConnectWorker worker;
+  private KafkaProducer<String, String> producer;
+
+  @BeforeAll
+  void startStack() {
+    broker = KafkaBroker.start();
+    rest = RestCatalogServer.withLocalWarehouse();
+    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options());
+    producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all"),
+            new StringSerializer(),
+            new StringSerializer());
+  }
+
+  @AfterAll
+  void stopStack() throws Exception {
+    for (AutoCloseable service :
+        new AutoCloseable[] {producer, worker, (AutoCloseable) catalog, rest, broker}) {
+      if (service != null) {
+        service.close();
+      }
+    }
+  }
+
+  private Map<String, String> connector(String topic, String dlq) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "false");
+    config.put("iceberg.tables", "db." + topic);
+    config.put("iceberg.tables.route-field", "kind");
+    config.put("iceberg.table.db." + topic + ".route-regex", "order");
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
+    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
+    config.put("iceberg.control.commit.interval-ms", "2000");
+    config.put("iceberg.control.commit.timeout-ms", "1500");
+    config.put("errors.tolerance", "all");
+    config.put("errors.deadletterqueue.topic.name", dlq);
+    config.put("errors.deadletterqueue.topic.replication.factor", "1");
+    config.put("errors.deadletterqueue.context.headers.enable", "true");
+    return config;
+  }
+
+  private void send(String topic, String value) throws Exception {
+    producer.send(new ProducerRecord<>(topic, 0, "k", value)).get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void badRecordsGoToTheDeadLetterTopicWithTheirReasonAndTheRestIsWrittenOnce() throws Exception {
+    String topic = "mixed";
+    String dlq = "mixed-dlq";
+    broker.createTopic(topic, 1);
+    // offsets: what each record is, and where it must end up
+    send(topic, "{\"id\":0,\"kind\":\"order\",\"qty\":5}"); // 0 table
+    send(topic, "{\"id\":1,\"kind\":\"order\",\"qty\":\"many\"}"); // 1 dead letter: string in long
+    send(topic, null); // 2 tombstone: skipped and counted
+    send(topic, "{\"id\":3,\"kind\":\"refund\",\"qty\":1}"); // 3 dead letter: no table matches
+    send(topic, "{\"id\":4,\"qty\":1}"); // 4 dead letter: route field missing
+    send(topic, "{not json"); // 5 dead letter: the converter refuses it
+    send(topic, "{\"id\":6,\"kind\":\"order\",\"qty\":7}"); // 6 table
+    for (int id = 7; id < 207; id++) {
+      send(topic, "{\"id\":" + id + ",\"kind\":\"order\",\"qty\":" + id + "}");
+    }
+    List<Long> deadLetterOffsets = List.of(1L, 3L, 4L, 5L);
+
+    worker.rest().putConnector(topic, connector(topic, dlq));
+    worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
+    TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
+    awaitRows(oracle, 202);
+
+    List<Long> tableOffsets = new ArrayList<>();
+    for (TableOracle.Origin origin : oracle.origins()) {
+      tableOffsets.add(origin.offset());
+    }
+    List<Long> expectedTableOffsets = new ArrayList<>(List.of(0L, 6L));
+    for (long offset = 7; offset < 207; offset++) {
+      expectedTableOffsets.add(offset);
+    }
+    assertThat(tableOffsets).containsExactlyInAnyOrderElementsOf(expectedTableOffsets);
+    oracle.assertNoFileInTwoSnapshots();
+
+    Map<Long, String> reasons = deadLetters(dlq, deadLetterOffsets.size());
+    assertThat(reasons.keySet()).containsExactlyElementsOf(deadLetterOffsets);
+    assertThat(reasons.get(1L))
+        .contains("topic mixed, partition 0, offset 1 to table db.mixed")
+        .contains("qty")
+        .doesNotContain("many");
+    assertThat(reasons.get(3L)).contains("topic mixed, partition 0, offset 3");
+    assertThat(reasons.get(4L)).contains("topic mixed, partition 0, offset 4");
+    assertThat(reasons.get(5L)).isNotEmpty();
+
+    // the source offsets move past every record, written, skipped or dead-lettered
+    awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 207);
+    assertThat(Files.readString(worker.log()))
+        .contains("Bad records go to the dead-letter topic " + dlq);
+    worker.rest().deleteConnector(topic);
+  }
+
+  private void awaitRows(TableOracle oracle, long expected) throws InterruptedException {
+    Instant deadline = Instant.now().plus(CONVERGE);
+    long rows = -1;
+    while (Instant.now().isBefore(deadline)) {
+      rows = oracle.rowCount();
+      if (rows >= expected) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(rows).as("rows in the table").isEqualTo(expected);
+  }
+
+  private void awaitCommittedOffset(String group, TopicPartition partition, long expected)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(CONVERGE);
+    long committed = -1;
+    try (var admin = broker.admin()) {
+      while (Instant.now().isBefore(deadline)) {
+        var offset = TableOracle.committedOffsets(admin, group).get(partition);
+        committed = offset == null ? -1 : offset.offset();
+        if (committed >= expected) {
+          break;
+        }
+        Thread.sleep(250);
+      }
+    }
+    assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
+  }
+
+  /** The dead letters' original offsets with their exception messages, read from the headers. */
+  private Map<Long, String> deadLetters(String topic, int expected) {
+    Map<Long, String> reasons = new TreeMap<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "dlq-reader-" + topic),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      Instant deadline = Instant.now().plus(CONVERGE);
+      while (reasons.size() < expected && Instant.now().isBefore(deadline)) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+          long offset = Long.parseLong(header(record, "__connect.errors.offset"));
+          reasons.put(offset, header(record, "__connect.errors.exception.message"));
+        }
+      }
+      // nothing more than expected arrives
+      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(3))) {
+        reasons.put(Long.parseLong(header(record, "__connect.errors.offset")), "unexpected");
+      }
+    }
+    return reasons;
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String key) {
+    Header header = record.headers().lastHeader(key);
+    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+  }
+}
