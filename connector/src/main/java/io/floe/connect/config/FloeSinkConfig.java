@@ -442,6 +442,10 @@ public final class FloeSinkConfig extends AbstractConfig {
         table, t -> TableConfig.parse(t, props, defaultPartitionBy));
   }
 
+  public boolean evolveSchemaEnabled() {
+    return getBoolean(TABLES_EVOLVE_SCHEMA_ENABLED);
+  }
+
   public boolean autoCreateEnabled() {
     return getBoolean(TABLES_AUTO_CREATE_ENABLED);
   }

@@ -7,8 +7,8 @@ package io.floe.connect.convert;
 import org.apache.iceberg.types.Type;
 import org.apache.kafka.connect.data.Schema;
 
-/** Field paths as shown in messages, and short type descriptions. */
-final class Paths {
+/** Field paths as shown in messages, Iceberg column names, and short type descriptions. */
+public final class Paths {
   private Paths() {}
 
   static String field(String parent, String name) {
@@ -27,13 +27,16 @@ final class Paths {
     return parent + "{value}";
   }
 
-  /** An Iceberg column name below {@code parent}, as {@code Schema.findField} accepts it. */
-  static String column(String parent, String name) {
+  /**
+   * An Iceberg column name below {@code parent} (null for the top level), as {@code
+   * Schema.findField} and {@code UpdateSchema} accept it.
+   */
+  public static String column(String parent, String name) {
     return parent == null ? name : parent + "." + name;
   }
 
-  /** The target type without nested detail, so messages stay short. */
-  static String describe(Type type) {
+  /** The type without nested detail, so messages stay short. */
+  public static String describe(Type type) {
     if (type.isPrimitiveType()) {
       return type.toString();
     }

@@ -6,6 +6,7 @@ package io.floe.connect.write;
 
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.ConverterCache;
@@ -14,14 +15,20 @@ import io.floe.connect.convert.RecordConverter;
 import io.floe.connect.convert.RecordConverters;
 import io.floe.connect.convert.SchemaInference;
 import io.floe.connect.route.RecordRouter;
+import io.floe.connect.schema.AddColumn;
+import io.floe.connect.schema.SchemaChange;
+import io.floe.connect.schema.SchemaDiff;
+import io.floe.connect.schema.SchemaEvolver;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -43,6 +50,7 @@ public final class SinkWriter implements AutoCloseable {
   private final WriterPool pool;
   private final ConvertOptions convertOptions;
   private final Optional<String> metadataColumn;
+  private final boolean evolveSchemas;
   private final RecordOutcomes outcomes;
   private final Map<String, TableState> states = new HashMap<>();
   private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
@@ -71,6 +79,7 @@ public final class SinkWriter implements AutoCloseable {
     this.pool = pool;
     this.convertOptions = convertOptions;
     this.metadataColumn = config.kafkaMetadataColumn();
+    this.evolveSchemas = config.evolveSchemaEnabled();
     this.outcomes = outcomes;
   }
 
@@ -132,6 +141,9 @@ public final class SinkWriter implements AutoCloseable {
       TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
       state = new TableState(name, table, writer);
       states.put(name, state);
+      if (evolveSchemas && metadataColumn.isPresent()) {
+        state.addMetadataColumn(metadataColumn.get());
+      }
     }
     return state;
   }
@@ -220,6 +232,8 @@ public final class SinkWriter implements AutoCloseable {
     private final ConverterCache converters;
     private KafkaMetadataColumn metadata;
     private int boundSchemaId = -1;
+    private final Map<org.apache.kafka.connect.data.Schema, Integer> compatibleAt =
+        new IdentityHashMap<>();
 
     TableState(String name, Table table, TableWriter writer) {
       this.name = name;
@@ -231,6 +245,9 @@ public final class SinkWriter implements AutoCloseable {
     }
 
     Record convert(SinkRecord record) {
+      if (evolveSchemas) {
+        evolveFor(record);
+      }
       Schema schema = writer.schema();
       RecordConverter converter = converters.get(record.valueSchema(), schema);
       Record row = converter.convert(record.value());
@@ -242,6 +259,65 @@ public final class SinkWriter implements AutoCloseable {
         metadata.fill(row, record);
       }
       return row;
+    }
+
+    /**
+     * Evolves the table when the record has fields or types it lacks. A record schema found
+     * compatible with the current table schema is remembered (by identity), so records of
+     * interleaved schema versions cost one map lookup each, and older versions write into the same
+     * files once the table holds the union of their fields.
+     *
+     * @throws io.floe.connect.schema.IncompatibleSchemaException (a bad record) if no safe change
+     *     makes the table accept the record; the table is untouched
+     */
+    private void evolveFor(SinkRecord record) {
+      org.apache.kafka.connect.data.Schema valueSchema = record.valueSchema();
+      int tableSchemaId = writer.schema().schemaId();
+      if (valueSchema == null) {
+        List<AbsentField> absent =
+            converters.get(null, writer.schema()).absentFromTable(record.value());
+        if (!absent.isEmpty()) {
+          Object value = record.value();
+          evolve(
+              schema -> SchemaDiff.additions(converters.get(null, schema).absentFromTable(value)));
+        }
+        return;
+      }
+      Integer checkedAt = compatibleAt.get(valueSchema);
+      if (checkedAt != null && checkedAt == tableSchemaId) {
+        return;
+      }
+      if (!SchemaDiff.between(name, valueSchema, writer.schema(), convertOptions).isEmpty()) {
+        evolve(schema -> SchemaDiff.between(name, valueSchema, schema, convertOptions));
+      }
+      if (compatibleAt.size() >= ConverterCache.DEFAULT_MAX_ENTRIES) {
+        compatibleAt.clear();
+      }
+      compatibleAt.put(valueSchema, writer.schema().schemaId());
+    }
+
+    /** Adds the Kafka metadata column to a table that lacks it. */
+    void addMetadataColumn(String column) {
+      if (table.schema().findField(column) != null) {
+        return;
+      }
+      evolve(
+          schema ->
+              schema.findField(column) != null
+                  ? List.of()
+                  : List.of(
+                      new AddColumn(
+                          null,
+                          column,
+                          KafkaMetadataColumn.addTo(schema, column).findField(column).type(),
+                          "Where the row came from in Kafka")));
+    }
+
+    private void evolve(Function<Schema, List<SchemaChange>> diff) {
+      Schema evolved = SchemaEvolver.evolve(table, diff);
+      if (evolved.schemaId() != writer.schema().schemaId()) {
+        writer.reopen(table);
+      }
     }
 
     @Override

@@ -6,13 +6,18 @@ package io.floe.it.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.eos.TableOracle;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.StackDirs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,6 +52,11 @@ import org.junit.jupiter.api.TestInstance;
 class BadRecordsIT {
   private static final Duration CONVERGE = Duration.ofSeconds(120);
 
+  /** A secret planted in every secret-bearing key of a connector; it must show up nowhere. */
+  private static final String CANARY = "canary-5e1f0c9b77d2";
+
+  private Path secretsFile;
+
   private KafkaBroker broker;
   private RestCatalogServer rest;
   private Catalog catalog;
@@ -58,7 +68,21 @@ class BadRecordsIT {
     broker = KafkaBroker.start();
     rest = RestCatalogServer.withLocalWarehouse();
     catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
-    worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options());
+    secretsFile = StackDirs.newServiceDir("secrets").resolve("connector-secrets.properties");
+    try {
+      Files.writeString(secretsFile, "canary=" + CANARY + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    worker =
+        ConnectWorker.start(
+            broker,
+            PluginInstall.pluginPath(),
+            new ConnectWorker.Options()
+                .workerProperty("config.providers", "file")
+                .workerProperty(
+                    "config.providers.file.class",
+                    "org.apache.kafka.common.config.provider.FileConfigProvider"));
     producer =
         new KafkaProducer<>(
             Map.of(
@@ -157,6 +181,187 @@ class BadRecordsIT {
     assertThat(Files.readString(worker.log()))
         .contains("Bad records go to the dead-letter topic " + dlq);
     worker.rest().deleteConnector(topic);
+  }
+
+  @Test
+  void aSecretInEverySecretBearingKeyAppearsInNoLogRestAnswerTopicOrTable() throws Exception {
+    String topic = "canary";
+    String dlq = "canary-dlq";
+    broker.createTopic(topic, 1);
+    Map<String, String> config = connector(topic, dlq);
+    String placeholder = "${file:" + secretsFile + ":canary}";
+    for (String key :
+        List.of(
+            "iceberg.catalog.credential",
+            "iceberg.catalog.s3.access-key-id",
+            "iceberg.catalog.s3.secret-access-key",
+            "iceberg.catalog.jdbc.password",
+            "iceberg.kafka.ssl.key.password",
+            "iceberg.kafka.ssl.truststore.password",
+            "value.converter.basic.auth.user.info")) {
+      config.put(key, placeholder);
+    }
+    config.put("iceberg.control.commit.retry-timeout-ms", "3000");
+    assertThat(worker.rest().validate(config.get("connector.class"), config).toString())
+        .doesNotContain(CANARY);
+    worker.rest().putConnector(topic, config);
+    worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
+    for (int id = 0; id < 50; id++) {
+      send(topic, "{\"id\":" + id + ",\"kind\":\"order\",\"qty\":" + id + "}");
+    }
+    send(topic, "{\"id\":50,\"kind\":\"order\",\"qty\":\"lots\"}"); // dead-lettered
+    TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
+    awaitRows(oracle, 50);
+    assertThat(deadLetters(dlq, 1)).containsOnlyKeys(50L);
+
+    // a failure: the catalog goes away past the retry timeout, and the task fails
+    rest.stopServing();
+    JsonNode failed;
+    try {
+      send(topic, "{\"id\":51,\"kind\":\"order\",\"qty\":51}");
+      failed = worker.rest().awaitTaskFailed(topic, Duration.ofSeconds(90));
+    } finally {
+      rest.resumeServing();
+    }
+    assertThat(failed.path("trace").asText()).contains("Commits have failed for");
+
+    assertThat(worker.rest().send("GET", "/connectors/" + topic + "/config", null).body())
+        .asString()
+        .contains("${file:")
+        .doesNotContain(CANARY);
+    assertThat(worker.rest().status(topic).toString()).doesNotContain(CANARY);
+    assertThat(worker.rest().send("GET", "/connectors/" + topic, null).body().toString())
+        .doesNotContain(CANARY);
+    assertThat(Files.readString(worker.log())).doesNotContain(CANARY);
+    assertThat(topicBytes("floe-control")).doesNotContain(CANARY);
+    assertThat(topicBytes(dlq)).doesNotContain(CANARY);
+    assertThat(filesUnder(rest.dir())).doesNotContain(CANARY);
+    worker.rest().deleteConnector(topic);
+  }
+
+  /** A JsonConverter record with its schema: {@code fields} are (name, Connect type) pairs. */
+  private static String withSchema(String fields, String payload) {
+    return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":["
+        + fields
+        + "]},\"payload\":"
+        + payload
+        + "}";
+  }
+
+  @Test
+  void schemaChangesEvolveTheTableAndAnIncompatibleOneIsDeadLettered() throws Exception {
+    String topic = "evolving";
+    String dlq = "evolving-dlq";
+    broker.createTopic(topic, 1);
+    Map<String, String> config = connector(topic, dlq);
+    config.put("value.converter.schemas.enable", "true");
+    config.put("iceberg.tables.evolve-schema-enabled", "true");
+    String v1 =
+        "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+            + "{\"field\":\"kind\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"qty\",\"type\":\"int32\",\"optional\":false}";
+    String v2 =
+        "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+            + "{\"field\":\"kind\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"qty\",\"type\":\"int64\",\"optional\":true},"
+            + "{\"field\":\"note\",\"type\":\"string\",\"optional\":true}";
+    String v3 =
+        "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+            + "{\"field\":\"kind\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"qty\",\"type\":\"string\",\"optional\":true}";
+    worker.rest().putConnector(topic, config);
+    worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
+    int id = 0;
+    for (; id < 10; id++) { // offsets 0-9: v1
+      send(topic, withSchema(v1, "{\"id\":" + id + ",\"kind\":\"order\",\"qty\":" + id + "}"));
+    }
+    for (; id < 20; id++) { // offsets 10-19: v2 (qty widened and optional, note added)
+      send(
+          topic,
+          withSchema(
+              v2,
+              "{\"id\":"
+                  + id
+                  + ",\"kind\":\"order\",\"qty\":5000000000,\"note\":\"n"
+                  + id
+                  + "\"}"));
+    }
+    send(topic, withSchema(v3, "{\"id\":20,\"kind\":\"order\",\"qty\":\"x\"}")); // 20
+    for (id = 21; id < 31; id++) { // offsets 21-30: v1 again
+      send(topic, withSchema(v1, "{\"id\":" + id + ",\"kind\":\"order\",\"qty\":" + id + "}"));
+    }
+    TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
+    awaitRows(oracle, 30);
+
+    org.apache.iceberg.Table table =
+        catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.parse("db." + topic));
+    assertThat(table.schema().findType("qty"))
+        .isEqualTo(org.apache.iceberg.types.Types.LongType.get());
+    assertThat(table.schema().findField("qty").isOptional()).isTrue();
+    assertThat(table.schema().findType("note"))
+        .isEqualTo(org.apache.iceberg.types.Types.StringType.get());
+    long withNote = 0;
+    long bigQty = 0;
+    try (var rows = org.apache.iceberg.data.IcebergGenerics.read(table).build()) {
+      for (org.apache.iceberg.data.Record row : rows) {
+        withNote += row.getField("note") != null ? 1 : 0;
+        bigQty += Long.valueOf(5000000000L).equals(row.getField("qty")) ? 1 : 0;
+      }
+    }
+    assertThat(withNote).isEqualTo(10);
+    assertThat(bigQty).isEqualTo(10);
+    Map<Long, String> reasons = deadLetters(dlq, 1);
+    assertThat(reasons).containsOnlyKeys(20L);
+    assertThat(reasons.get(20L)).contains("qty").contains("offset 20");
+    awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 31);
+    worker.rest().deleteConnector(topic);
+  }
+
+  /** Every key, value and header of a topic, as text. */
+  private String topicBytes(String topic) {
+    StringBuilder text = new StringBuilder();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "canary-reader-" + topic),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      int empty = 0;
+      while (empty < 4) {
+        var records = consumer.poll(Duration.ofMillis(500));
+        empty = records.isEmpty() ? empty + 1 : 0;
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+          text.append(utf8(record.key())).append(utf8(record.value()));
+          for (Header header : record.headers()) {
+            text.append(header.key()).append(utf8(header.value()));
+          }
+        }
+      }
+    }
+    assertThat(text).as("records of %s", topic).isNotEmpty();
+    return text.toString();
+  }
+
+  private static String utf8(byte[] bytes) {
+    return bytes == null ? "" : new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  /** The contents of every file under {@code dir} (catalog database, table metadata, data). */
+  private static String filesUnder(Path dir) throws IOException {
+    StringBuilder text = new StringBuilder();
+    try (var files = Files.walk(dir)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        text.append(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1));
+      }
+    }
+    assertThat(text).as("files under %s", dir).isNotEmpty();
+    return text.toString();
   }
 
   private void awaitRows(TableOracle oracle, long expected) throws InterruptedException {
