@@ -317,20 +317,23 @@ class BadRecordsIT {
     worker.rest().deleteConnector(topic);
   }
 
+  private KafkaConsumer<byte[], byte[]> reader(String group) {
+    return new KafkaConsumer<>(
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.bootstrapServers(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest",
+            ConsumerConfig.GROUP_ID_CONFIG,
+            group),
+        new ByteArrayDeserializer(),
+        new ByteArrayDeserializer());
+  }
+
   /** Every key, value and header of a topic, as text. */
   private String topicBytes(String topic) {
     StringBuilder text = new StringBuilder();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.bootstrapServers(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest",
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "canary-reader-" + topic),
-            new ByteArrayDeserializer(),
-            new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer = reader("canary-reader-" + topic)) {
       consumer.subscribe(List.of(topic));
       int empty = 0;
       while (empty < 4) {
@@ -397,17 +400,7 @@ class BadRecordsIT {
   /** The dead letters' original offsets with their exception messages, read from the headers. */
   private Map<Long, String> deadLetters(String topic, int expected) {
     Map<Long, String> reasons = new TreeMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.bootstrapServers(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest",
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "dlq-reader-" + topic),
-            new ByteArrayDeserializer(),
-            new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer = reader("dlq-reader-" + topic)) {
       consumer.subscribe(List.of(topic));
       Instant deadline = Instant.now().plus(CONVERGE);
       while (reasons.size() < expected && Instant.now().isBefore(deadline)) {
