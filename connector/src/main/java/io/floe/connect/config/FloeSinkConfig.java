@@ -518,7 +518,7 @@ public final class FloeSinkConfig extends AbstractConfig {
           .ifPresent(
               problem -> {
                 throw new ConfigException(
-                    KAFKA_PREFIX + SaslLoginModules.JAAS_CONFIG, "[hidden]", problem);
+                    KAFKA_PREFIX + SaslLoginModules.JAAS_CONFIG, Secrets.MASK, problem);
               });
     }
     return properties;
