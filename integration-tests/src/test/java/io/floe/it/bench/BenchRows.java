@@ -49,39 +49,68 @@ final class BenchRows {
 
   /** Rows in time order over four days, one in twenty up to 30 h late; strings from pools. */
   static List<Record> rows(int count, long seed) {
-    Random random = new Random(seed);
-    String[] customers = new String[20_000];
-    Arrays.setAll(customers, i -> "customer-" + i);
-    String[] countries = {"DE", "FR", "NL", "US", "GB", "PL", "SE", "ES", "IT", "JP"};
-    String[] cities = new String[500];
-    Arrays.setAll(cities, i -> "city-" + i);
-    Types.StructType addressType = SCHEMA.findField("address").type().asStructType();
-    long span = DAYS * 86_400_000L;
+    Generator generator = new Generator(count, seed);
     List<Record> rows = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
+      rows.add(generator.next());
+    }
+    return rows;
+  }
+
+  /**
+   * The rows of {@link #rows} one at a time, for loads too large to hold: ids 0 to count - 1 in
+   * order.
+   */
+  static final class Generator {
+    private static final String[] COUNTRIES = {
+      "DE", "FR", "NL", "US", "GB", "PL", "SE", "ES", "IT", "JP"
+    };
+    private static final Types.StructType ADDRESS =
+        SCHEMA.findField("address").type().asStructType();
+
+    private final Random random;
+    private final long count;
+    private final String[] customers = new String[20_000];
+    private final String[] cities = new String[500];
+    private long next;
+
+    Generator(long count, long seed) {
+      this.random = new Random(seed);
+      this.count = count;
+      Arrays.setAll(customers, i -> "customer-" + i);
+      Arrays.setAll(cities, i -> "city-" + i);
+    }
+
+    /** The countries the rows spread over, evenly: ten. */
+    static List<String> countries() {
+      return List.of(COUNTRIES);
+    }
+
+    Record next() {
+      long i = next++;
+      long span = DAYS * 86_400_000L;
       long late = random.nextInt(20) == 0 ? 3_600_000L * random.nextInt(30) : 0;
       long millis = Math.max(T0, T0 + span * i / count - late);
       GenericRecord row = GenericRecord.create(SCHEMA);
-      row.set(0, (long) i);
+      row.set(0, i);
       row.set(1, 1 + random.nextInt(20));
       row.set(2, Math.round(random.nextDouble() * 100_000) / 100.0);
       row.set(3, random.nextBoolean());
       row.set(4, customers[random.nextInt(customers.length)]);
-      row.set(5, countries[random.nextInt(countries.length)]);
+      row.set(5, COUNTRIES[random.nextInt(COUNTRIES.length)]);
       row.set(6, new UUID(random.nextLong(), random.nextLong()).toString());
       row.set(7, random.nextInt(10) < 3 ? null : "note " + random.nextInt(1_000));
       row.set(8, OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC));
       if (random.nextInt(10) > 0) {
-        GenericRecord address = GenericRecord.create(addressType);
+        GenericRecord address = GenericRecord.create(ADDRESS);
         address.set(0, cities[random.nextInt(cities.length)]);
         address.set(1, random.nextInt(5) == 0 ? null : 10_000 + random.nextInt(89_999));
         row.set(9, address);
       }
       row.set(10, random.nextInt(4) == 0 ? random.nextDouble() : null);
       row.set(11, random.nextInt(8) == 0 ? "SAVE" + random.nextInt(50) : null);
-      rows.add(row);
+      return row;
     }
-    return rows;
   }
 
   static List<MemoryPoolMXBean> heapPools() {

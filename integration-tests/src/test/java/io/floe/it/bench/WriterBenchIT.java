@@ -29,7 +29,7 @@ class WriterBenchIT {
 
   record Child(int exitCode, String output) {}
 
-  private static Child run(String name, List<String> jvmArgs, Class<?> main, String... args)
+  static Child run(String name, List<String> jvmArgs, Class<?> main, String... args)
       throws IOException, InterruptedException {
     Files.createDirectories(WORK);
     List<String> command = new ArrayList<>();

@@ -47,7 +47,8 @@ import org.apache.kafka.common.TopicPartition;
  * Writes the same pre-built rows into a day-partitioned table on local disk in several ways, a
  * warm-up and then {@code runs} rounds (each in a rotated order), and prints rows/s, MB/s,
  * allocation, the heap the open writers hold and the ratio to Iceberg's plain Parquet {@link
- * DataWriter}. Args: rows, runs, work directory. Exits non-zero if any way loses a row.
+ * DataWriter}. Args: rows, runs, work directory and, optionally, the one way to run. Exits non-zero
+ * if any way loses a row.
  */
 final class WriterThroughput {
   /** Records of one source partition in a row, as a consumer fetch delivers them. */
@@ -56,6 +57,9 @@ final class WriterThroughput {
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
   private static final List<MemoryPoolMXBean> HEAP = BenchRows.heapPools();
+
+  /** The way that is Iceberg's Parquet writer alone: the in-process ceiling. */
+  static final String RAW_PARQUET = "Iceberg Parquet DataWriter per day";
 
   /** Called once the last row is written, before the files are closed; not timed. */
   static final class Probe {
@@ -83,7 +87,7 @@ final class WriterThroughput {
     Path work = Path.of(args[2]);
     List<Record> rows = BenchRows.rows(rowCount, 42);
     Map<String, Variant> variants = new LinkedHashMap<>();
-    variants.put("Iceberg Parquet DataWriter per day", WriterThroughput::rawParquet);
+    variants.put(RAW_PARQUET, WriterThroughput::rawParquet);
     variants.put("Iceberg FanoutDataWriter", WriterThroughput::icebergFanout);
     WriterPoolOptions defaults = WriterPoolOptions.defaults();
     WriterPoolOptions large = new WriterPoolOptions(512L << 20, defaults.maxOpenFiles());
@@ -93,6 +97,10 @@ final class WriterThroughput {
     variants.put(
         "Floe, 4 source partitions, shared files",
         (t, r, p) -> floe(t, r, p, 4, defaults.withSharedFiles(true)));
+    if (args.length > 3) {
+      // only the ways named by the fourth argument
+      variants.keySet().removeIf(name -> !name.equals(args[3]));
+    }
     System.out.printf(
         "%,d rows of 12 fields, day(ts) over %d days; the rows hold %,d MiB; heap %,d MiB%n",
         rowCount,
@@ -123,6 +131,16 @@ final class WriterThroughput {
                 median(values) / median(first),
                 best(values),
                 best(values) / best(first)));
+  }
+
+  /** The median rows/s of the first way in the summary that {@link #main} printed. */
+  static double medianOf(String output) {
+    java.util.regex.Matcher matcher =
+        java.util.regex.Pattern.compile("median +([0-9,]+) rows/s").matcher(output);
+    if (!matcher.find()) {
+      throw new IllegalStateException("No median in the writer benchmark's output");
+    }
+    return Double.parseDouble(matcher.group(1).replace(",", ""));
   }
 
   private static double best(double[] values) {

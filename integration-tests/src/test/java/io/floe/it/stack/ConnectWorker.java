@@ -51,6 +51,8 @@ public final class ConnectWorker implements AutoCloseable {
     private KafkaRuntime runtime = KafkaRuntime.DEFAULT;
     private String groupId = "connect";
     private String pluginDiscovery = "service_load";
+    private String maxHeap = "768m";
+    private final List<String> jvmOptions = new ArrayList<>();
     private final Map<String, String> extra = new LinkedHashMap<>();
 
     public Options runtime(KafkaRuntime value) {
@@ -70,6 +72,18 @@ public final class ConnectWorker implements AutoCloseable {
       return this;
     }
 
+    /** The worker JVM's {@code -Xmx}, e.g. {@code 512m}; 768m unless set. */
+    public Options maxHeap(String value) {
+      this.maxHeap = value;
+      return this;
+    }
+
+    /** An extra option of the worker JVM, e.g. a flight recording. */
+    public Options jvmOption(String value) {
+      jvmOptions.add(value);
+      return this;
+    }
+
     public Options workerProperty(String key, String value) {
       extra.put(key, value);
       return this;
@@ -81,7 +95,8 @@ public final class ConnectWorker implements AutoCloseable {
     Path dir = StackDirs.newServiceDir("connect-" + options.runtime.line());
     int restPort = Ports.free();
     Path config = writeConfig(dir, broker, pluginPath, restPort, options);
-    List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx768m"));
+    List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx" + options.maxHeap));
+    jvm.addAll(options.jvmOptions);
     jvm.addAll(Logging.jvmOptions(options.runtime, dir));
     JavaProcess process =
         JavaProcess.start(
@@ -171,6 +186,11 @@ public final class ConnectWorker implements AutoCloseable {
 
   public Path log() {
     return process.log();
+  }
+
+  /** The worker JVM's process id. */
+  public long pid() {
+    return process.pid();
   }
 
   public int restPort() {

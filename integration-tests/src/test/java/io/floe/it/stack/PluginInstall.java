@@ -46,6 +46,14 @@ public final class PluginInstall {
     return installed;
   }
 
+  /**
+   * Unzips the built zip into {@code pluginPath}, next to other plugins a worker's {@code
+   * plugin.path} may hold.
+   */
+  public static void installInto(Path pluginPath) {
+    unzip(zip(), pluginPath);
+  }
+
   static void unzip(Path zip, Path target) {
     try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
       for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {

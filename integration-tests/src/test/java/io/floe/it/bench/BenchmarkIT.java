@@ -1,0 +1,402 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.it.registry.SchemaRegistryServer;
+import io.floe.it.stack.ConnectRest;
+import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.KafkaRuntime;
+import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.SqliteCatalogs;
+import io.floe.it.stack.StackDirs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Floe against the Apache Iceberg sink 1.12.0 and the ceilings, on one real stack: a KRaft broker,
+ * a fresh Kafka 4.3 Connect worker per run (the Apache sink fails on 4.4) with the Floe zip, the
+ * Apache sink's plugin folder and a no-op sink on its plugin path, the schema registry test server
+ * and a SQLite catalog. Each run is a fresh connector on an already loaded topic, timed from its
+ * creation until the current snapshot holds every record. The contenders alternate, and every
+ * figure is repeated. Settings (system properties): {@code bench.records} (2,000,000), {@code
+ * bench.partitions} (8), {@code bench.repeats} (2), {@code bench.encodings} (avro,json), {@code
+ * bench.worker.heap} (1g), {@code bench.memory.records} (500,000), {@code bench.trickle.seconds}
+ * (60), {@code bench.trickle.rate} (300 records/s), {@code bench.jfr} (record Floe's runs).
+ */
+@Tag("bench")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BenchmarkIT {
+  private static final long RECORDS = Long.getLong("bench.records", 2_000_000);
+  private static final int PARTITIONS = Integer.getInteger("bench.partitions", 8);
+  private static final int REPEATS = Integer.getInteger("bench.repeats", 2);
+  private static final String HEAP = System.getProperty("bench.worker.heap", "1g");
+  private static final long MEMORY_RECORDS = Long.getLong("bench.memory.records", 500_000);
+  private static final int MEMORY_PARTITIONS = 1_000;
+  private static final String MEMORY_HEAP = "512m";
+  private static final int TRICKLE_SECONDS = Integer.getInteger("bench.trickle.seconds", 60);
+  private static final int TRICKLE_RATE = Integer.getInteger("bench.trickle.rate", 300);
+  private static final boolean JFR = Boolean.getBoolean("bench.jfr");
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(15);
+  private static final String NAMESPACE = "bench";
+
+  private KafkaBroker broker;
+  private SchemaRegistryServer registry;
+  private Map<String, String> catalogProperties;
+  private Catalog catalog;
+  private Path pluginPath;
+  private LoadGenerator generator;
+  private final List<RunResult> results = new ArrayList<>();
+  private final List<String> latencies = new ArrayList<>();
+  private final List<Double> parquetCeiling = new ArrayList<>();
+  private int runs;
+
+  @BeforeAll
+  void startStack() {
+    broker = KafkaBroker.start();
+    registry = SchemaRegistryServer.builder().build().start();
+    catalogProperties = SqliteCatalogs.inNewServiceDir();
+    catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, null);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of(NAMESPACE));
+    pluginPath = StackDirs.newServiceDir("bench-plugins");
+    PluginInstall.installInto(pluginPath);
+    ApacheSinkPlugin.installInto(pluginPath);
+    NoopPlugin.installInto(pluginPath);
+    generator = new LoadGenerator(broker.bootstrapServers(), registry.url());
+  }
+
+  @AfterAll
+  void stopStack() throws Exception {
+    BenchReport report = new BenchReport(results, latencies, parquetCeiling, RECORDS, PARTITIONS);
+    String text = report.render();
+    System.out.println(text);
+    Files.writeString(StackDirs.root().resolve("bench-results.md"), text);
+    for (AutoCloseable service :
+        new AutoCloseable[] {generator, (AutoCloseable) catalog, registry, broker}) {
+      if (service != null) {
+        service.close();
+      }
+    }
+  }
+
+  @Test
+  void throughputOfEachSinkOnAvroAndJson() {
+    List<LoadGenerator.Load> loads = new ArrayList<>();
+    for (String name : System.getProperty("bench.encodings", "avro,json").split(",")) {
+      Encoding encoding = Encoding.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+      String topic = "load-" + encoding.label();
+      broker.createTopic(topic, PARTITIONS);
+      long start = System.nanoTime();
+      LoadGenerator.Load load = generator.fill(topic, PARTITIONS, RECORDS, encoding);
+      System.out.printf(
+          "Loaded %,d %s records (%,.0f MB) into %s in %.1f s%n",
+          load.records(),
+          encoding.label(),
+          load.megabytes(),
+          topic,
+          (System.nanoTime() - start) / 1e9);
+      loads.add(load);
+    }
+    List<Object[]> lineup = new ArrayList<>();
+    lineup.add(new Object[] {Contender.FLOE, 1});
+    lineup.add(new Object[] {Contender.APACHE, 1});
+    lineup.add(new Object[] {Contender.FLOE, 4});
+    lineup.add(new Object[] {Contender.NOOP, 1});
+    for (int repeat = 1; repeat <= REPEATS; repeat++) {
+      for (LoadGenerator.Load load : loads) {
+        for (Object[] entry : lineup) {
+          RunResult result =
+              run("throughput", (Contender) entry[0], (Integer) entry[1], load, 1, HEAP, repeat);
+          results.add(result);
+          System.out.println(BenchReport.line(result));
+        }
+        Collections.rotate(lineup, 1);
+      }
+    }
+    for (RunResult result : results) {
+      assertThat(result.outcome()).as(result.label()).isEqualTo("ok");
+      if (result.facts() != null) {
+        assertThat(result.facts().exact()).as("exactly the ids of " + result.label()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void aThousandPartitionsToTenTablesInA512MiBHeap() {
+    String topic = "load-wide";
+    broker.createTopic(topic, MEMORY_PARTITIONS);
+    LoadGenerator.Load load =
+        generator.fill(topic, MEMORY_PARTITIONS, MEMORY_RECORDS, Encoding.AVRO);
+    RunResult floe = run("memory", Contender.FLOE, 1, load, 10, MEMORY_HEAP, 1);
+    results.add(floe);
+    System.out.println(BenchReport.line(floe));
+    RunResult apache = run("memory", Contender.APACHE, 1, load, 10, MEMORY_HEAP, 1);
+    results.add(apache);
+    System.out.println(BenchReport.line(apache));
+    assertThat(floe.outcome()).as("Floe in 512 MiB").isEqualTo("ok");
+    assertThat(floe.facts().exact()).as("exactly the ids").isTrue();
+  }
+
+  @Test
+  void produceToVisibleLatencyOnATrickle() {
+    for (Contender contender : List.of(Contender.FLOE, Contender.APACHE)) {
+      latencies.add(trickle(contender));
+    }
+  }
+
+  @Test
+  void icebergParquetWriterInProcess() throws Exception {
+    WriterBenchIT.Child child =
+        WriterBenchIT.run(
+            "parquet-ceiling",
+            List.of("-Xmx3g"),
+            WriterThroughput.class,
+            Long.toString(Math.min(RECORDS, 1_000_000)),
+            "3",
+            StackDirs.newServiceDir("parquet-ceiling").toString(),
+            WriterThroughput.RAW_PARQUET);
+    assertThat(child.exitCode()).as("see the output above").isZero();
+    parquetCeiling.add(WriterThroughput.medianOf(child.output()));
+  }
+
+  private String trickle(Contender contender) {
+    String name = "trickle-" + contender.name().toLowerCase(java.util.Locale.ROOT) + "-" + (++runs);
+    String topic = name;
+    broker.createTopic(topic, 4);
+    try (ConnectWorker worker = startWorker(HEAP, false)) {
+      List<String> tables = List.of(NAMESPACE + "." + name.replace('-', '_'));
+      startConnector(worker, contender, name, topic, 1, Encoding.AVRO, tables, Long.MAX_VALUE);
+      List<TableIdentifier> ids = tables.stream().map(TableIdentifier::parse).toList();
+      // warm-up: the first records create the table and open the writers
+      generator.trickle(topic, 4, 0, 100, Duration.ofSeconds(1), Encoding.AVRO, id -> {});
+      awaitRows(worker.rest(), name, () -> TableFacts.totalRecords(catalog, ids), 100);
+      long sent =
+          generator.trickle(
+              topic,
+              4,
+              1_000_000,
+              TRICKLE_RATE,
+              Duration.ofSeconds(TRICKLE_SECONDS),
+              Encoding.AVRO,
+              id -> {});
+      String outcome =
+          awaitRows(worker.rest(), name, () -> TableFacts.totalRecords(catalog, ids), 100 + sent);
+      TrickleLatency latency = TrickleLatency.of(catalog.loadTable(ids.get(0)), 1_000_000);
+      worker.rest().deleteConnector(name);
+      return String.format(
+          "| %s | %d records at %d/s for %d s | %,d | %,d | %,d | %s |",
+          contender == Contender.FLOE ? "Floe, tasks.max=1" : contender.title(),
+          sent,
+          TRICKLE_RATE,
+          TRICKLE_SECONDS,
+          latency.p50Millis(),
+          latency.p99Millis(),
+          latency.maxMillis(),
+          outcome);
+    }
+  }
+
+  private ConnectWorker startWorker(String heap, boolean record) {
+    ConnectWorker.Options options =
+        new ConnectWorker.Options()
+            .runtime(KafkaRuntime.KAFKA_4_3)
+            .groupId("bench-" + (runs + 1))
+            .maxHeap(heap);
+    if (record) {
+      options.jvmOption("-XX:StartFlightRecording=filename=floe.jfr,settings=profile");
+    }
+    return ConnectWorker.start(broker, pluginPath, options);
+  }
+
+  private void startConnector(
+      ConnectWorker worker,
+      Contender contender,
+      String name,
+      String topic,
+      int tasks,
+      Encoding encoding,
+      List<String> tables,
+      long expectedRecords) {
+    String controlTopic = "control-" + name;
+    broker.createTopic(controlTopic, 1);
+    Contender.Setup setup =
+        new Contender.Setup(
+            topic,
+            tasks,
+            encoding.converterSettings(registry.url()),
+            catalogProperties,
+            broker.bootstrapServers(),
+            controlTopic);
+    Map<String, String> config = contender.config(setup, tables);
+    if (contender == Contender.NOOP) {
+      config.put(NoopSinkTask.EXPECTED_RECORDS, Long.toString(expectedRecords));
+      config.put(NoopSinkTask.REPORT_FILE, worker.dir().resolve("noop.done").toString());
+    }
+    worker.rest().putConnector(name, config);
+  }
+
+  private RunResult run(
+      String workload,
+      Contender contender,
+      int tasks,
+      LoadGenerator.Load load,
+      int tableCount,
+      String heap,
+      int repeat) {
+    String name =
+        workload
+            + "-"
+            + contender.name().toLowerCase(java.util.Locale.ROOT)
+            + tasks
+            + "-"
+            + load.encoding().label()
+            + "-"
+            + (++runs);
+    List<String> tables = new ArrayList<>();
+    String base = NAMESPACE + "." + name.replace('-', '_');
+    if (tableCount == 1) {
+      tables.add(base);
+    } else {
+      BenchRows.Generator.countries()
+          .forEach(c -> tables.add(base + "_" + c.toLowerCase(java.util.Locale.ROOT)));
+    }
+    List<TableIdentifier> ids = tables.stream().map(TableIdentifier::parse).toList();
+    boolean record = JFR && contender == Contender.FLOE;
+    try (ConnectWorker worker = startWorker(heap, record);
+        WorkerGauge gauge = new WorkerGauge(worker.pid())) {
+      Path done = worker.dir().resolve("noop.done");
+      LongSupplier progress =
+          contender.writesTables()
+              ? () -> TableFacts.totalRecords(catalog, ids)
+              : () -> Files.exists(done) ? load.records() : 0;
+      long start = System.currentTimeMillis();
+      startConnector(
+          worker, contender, name, load.topic(), tasks, load.encoding(), tables, load.records());
+      String outcome = awaitRows(worker.rest(), name, progress, load.records());
+      long end =
+          contender.writesTables() || !outcome.equals("ok")
+              ? System.currentTimeMillis()
+              : Long.parseLong(read(done).split(" ")[0]);
+      double seconds = (end - start) / 1000.0;
+      long rss = gauge.peakRssBytes();
+      long heapPeak = gauge.peakHeapBytes();
+      if (outcome.equals("ok") || worker.rest().isServing()) {
+        worker.rest().deleteConnector(name);
+      }
+      TableFacts facts =
+          contender.writesTables() && outcome.equals("ok")
+              ? TableFacts.of(catalog, ids, load.records())
+              : null;
+      return new RunResult(
+          workload,
+          contender,
+          load.encoding(),
+          tasks,
+          repeat,
+          load.records(),
+          load.megabytes(),
+          seconds,
+          rss,
+          heapPeak,
+          heap,
+          facts,
+          outcome);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Waits until {@code progress} reaches {@code expected}: "ok", or why not (a FAILED task with the
+   * first line of its trace, the worker gone, or the time out with the rows so far).
+   */
+  private static String awaitRows(
+      ConnectRest rest, String connector, LongSupplier progress, long expected) {
+    long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+    long seen = 0;
+    int polls = 0;
+    while (System.nanoTime() < deadline) {
+      try {
+        seen = progress.getAsLong();
+      } catch (RuntimeException e) {
+        // the catalog file is busy with a commit: ask again
+      }
+      if (seen >= expected) {
+        return "ok";
+      }
+      if (++polls % 10 == 0) {
+        String failure = failure(rest, connector);
+        if (failure != null) {
+          return failure + " (" + seen + " of " + expected + " rows committed)";
+        }
+      }
+      sleep(250);
+    }
+    return "not done in "
+        + RUN_TIMEOUT.toMinutes()
+        + " min ("
+        + seen
+        + " of "
+        + expected
+        + " rows)";
+  }
+
+  private static String failure(ConnectRest rest, String connector) {
+    ConnectRest.Response response;
+    try {
+      response = rest.send("GET", "/connectors/" + connector + "/status", null);
+    } catch (IllegalStateException e) {
+      return "worker not answering: " + e.getMessage();
+    }
+    if (!response.ok()) {
+      return null;
+    }
+    for (JsonNode task : response.body().path("tasks")) {
+      if ("FAILED".equals(task.path("state").asText())) {
+        String trace = task.path("trace").asText();
+        int cause = trace.lastIndexOf("Caused by: ");
+        String line = (cause >= 0 ? trace.substring(cause) : trace).split("\n")[0];
+        return "task FAILED: " + line;
+      }
+    }
+    return null;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
