@@ -79,7 +79,8 @@ class BenchmarkIT {
     broker = KafkaBroker.start();
     registry = SchemaRegistryServer.builder().build().start();
     catalogProperties = SqliteCatalogs.inNewServiceDir();
-    catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, null);
+    // the JDBC catalog keys its tables by catalog name: the connectors both default to "iceberg"
+    catalog = CatalogUtil.buildIcebergCatalog("iceberg", catalogProperties, null);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of(NAMESPACE));
     pluginPath = StackDirs.newServiceDir("bench-plugins");
     PluginInstall.installInto(pluginPath);
