@@ -19,6 +19,7 @@ import io.floe.connect.write.Manifests;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.SourcePosition;
 import io.floe.connect.write.TableFiles;
+import io.floe.connect.write.WriteFailedException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,11 +59,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The two threads share the writer under one lock. If a transaction fails, the offsets it
  * carried did not move: the partitions are rewound to the first record of the hand-over on the task
- * thread's next {@code put}, and their data is written again.
+ * thread's next {@code put}, and their data is written again. The same happens when files cannot be
+ * written, closed or uploaded (the object store is down): the writers drop everything since the
+ * last hand-over and start afresh. Failures that last longer than the retry timeout fail the task.
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  private static final long FIRST_WRITE_BACKOFF_MS = 500;
+  private static final long MAX_WRITE_BACKOFF_MS = 5_000;
 
   private final ControlSettings settings;
   private final SinkWriter writer;
@@ -84,6 +89,7 @@ public final class Worker implements AutoCloseable {
   private volatile boolean earlyRequested;
   private long bytesAtLastRequest;
   private long firstFailureMs = -1;
+  private long writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
 
   /**
    * @param writer the task's writer
@@ -172,7 +178,11 @@ public final class Worker implements AutoCloseable {
       groupMetadata = groupMetadataSource.get();
       Map<TopicPartition, Long> rewind = takeRewinds();
       if (rewind.isEmpty()) {
-        writer.write(records);
+        try {
+          writer.write(records);
+        } catch (WriteFailedException e) {
+          rewind = writeFailed(records, e);
+        }
       } else {
         // the batch may lie after the rewind point: drop it, it will be delivered again
         LOG.info("Task {} rewinds {} after a failed hand-over", settings.taskId(), rewind);
@@ -258,11 +268,23 @@ public final class Worker implements AutoCloseable {
     lock.lock();
     try {
       awaitReported.run();
-      HandOver handOver = writer.handOver();
-      List<DataWritten> written;
+      HandOver handOver;
+      try {
+        handOver = writer.handOver();
+      } catch (RuntimeException e) {
+        // a file failed to close or upload: nothing of it may be committed
+        handOverFailed(commitId, writer.reset(), e);
+        return;
+      }
       List<PartitionOffset> offsets = partitionOffsets(handOver);
+      List<DataWritten> written;
       try {
         written = manifests(commitId, handOver);
+      } catch (RuntimeException e) {
+        handOverFailed(commitId, firstOffsets(handOver), e);
+        return;
+      }
+      try {
         send(commitId, written, offsets, handOver.positions());
       } catch (ProducerFencedException | InvalidProducerEpochException e) {
         throw new ConnectException(
@@ -283,17 +305,7 @@ public final class Worker implements AutoCloseable {
             e);
       } catch (KafkaException e) {
         abortQuietly();
-        handOver
-            .positions()
-            .forEach(
-                (partition, position) ->
-                    rewinds.merge(partition, position.firstOffset(), Math::min));
-        LOG.warn(
-            "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
-            settings.taskId(),
-            commitId,
-            settings.secrets().mask(e.toString()),
-            handOver.positions().size());
+        handOverFailed(commitId, firstOffsets(handOver), e);
         return;
       }
       long records = written.stream().mapToLong(DataWritten::recordCount).sum();
@@ -306,6 +318,9 @@ public final class Worker implements AutoCloseable {
             clock.millis() - started);
         return;
       }
+      // files reached the object store and the transaction went through: failures are over
+      firstFailureMs = -1;
+      writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
       LOG.info(
           "Task {} answered cycle {}: {} manifests, {} records, {} partitions, in {} ms",
           settings.taskId(),
@@ -319,7 +334,63 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private void handOverFailed(UUID commitId, HandOver handOver, RuntimeException e) {
+  private static Map<TopicPartition, Long> firstOffsets(HandOver handOver) {
+    Map<TopicPartition, Long> first = new HashMap<>();
+    handOver
+        .positions()
+        .forEach((partition, position) -> first.put(partition, position.firstOffset()));
+    return first;
+  }
+
+  /**
+   * A hand-over failed (files, manifests or the transaction): its partitions are read again on the
+   * task thread's next {@code put}, unless failures have lasted longer than the retry timeout.
+   */
+  private void handOverFailed(UUID commitId, Map<TopicPartition, Long> rewind, RuntimeException e) {
+    rewind.forEach((partition, offset) -> rewinds.merge(partition, offset, Math::min));
+    checkRetryBudget("hand over its data", e);
+    LOG.warn(
+        "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
+        settings.taskId(),
+        commitId,
+        settings.secrets().mask(e.toString()),
+        rewind.size());
+  }
+
+  /**
+   * Writing a batch failed for a reason that is not the records' (a data file could not be rolled
+   * or uploaded): everything since the last hand-over is dropped, and the partitions it came from
+   * and those of the batch are read again after a pause.
+   */
+  private Map<TopicPartition, Long> writeFailed(
+      Collection<SinkRecord> records, WriteFailedException e) {
+    Map<TopicPartition, Long> rewind = new HashMap<>(writer.reset());
+    for (SinkRecord record : records) {
+      rewind.merge(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          record.originalKafkaOffset(),
+          Math::min);
+    }
+    rewind.keySet().retainAll(assigned);
+    checkRetryBudget("write its data", e);
+    long pause = writeBackoffMs;
+    writeBackoffMs = Math.min(MAX_WRITE_BACKOFF_MS, writeBackoffMs * 2);
+    LOG.warn(
+        "Task {} could not write ({}); it drops what it wrote since its last hand-over and reads"
+            + " {} partitions again in {} ms",
+        settings.taskId(),
+        settings.secrets().mask(e.getMessage()),
+        rewind.size(),
+        pause);
+    try {
+      Thread.sleep(pause);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return rewind;
+  }
+
+  private void checkRetryBudget(String what, RuntimeException e) {
     long now = clock.millis();
     if (firstFailureMs < 0) {
       firstFailureMs = now;
@@ -328,22 +399,19 @@ public final class Worker implements AutoCloseable {
       throw new ConnectException(
           "Task "
               + settings.taskId()
-              + " has failed to hand over its data since "
+              + " has failed to "
+              + what
+              + " since "
               + java.time.Instant.ofEpochMilli(firstFailureMs)
               + " (longer than "
               + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
               + "="
               + settings.retryTimeout().toMillis()
-              + "); last cause: "
-              + e,
+              + "); nothing it wrote since then is committed, and a restart reads it again. Last"
+              + " cause: "
+              + settings.secrets().mask(e.toString()),
           e);
     }
-    LOG.warn(
-        "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
-        settings.taskId(),
-        commitId,
-        settings.secrets().mask(e.toString()),
-        handOver.positions().size());
   }
 
   private List<DataWritten> manifests(UUID commitId, HandOver handOver) {

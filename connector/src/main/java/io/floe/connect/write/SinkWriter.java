@@ -207,6 +207,25 @@ public final class SinkWriter implements AutoCloseable {
     return rewind;
   }
 
+  /**
+   * Drops everything written since the last hand-over, in every table, after the writers failed
+   * (the object store went away, say), and makes them usable again. The tables stay loaded: this
+   * needs neither the catalog nor the object store.
+   *
+   * @return every source partition processed since the last hand-over, with the offset to rewind it
+   *     to
+   */
+  public Map<TopicPartition, Long> reset() {
+    Map<TopicPartition, Long> rewind = new HashMap<>();
+    positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
+    positions.clear();
+    pool.reset();
+    for (TableState state : states.values()) {
+      state.writer = pool.writerFor(TableIdentifier.parse(state.name), id -> state.table);
+    }
+    return rewind;
+  }
+
   /** Bytes written (in finished or open files) and not yet handed over, an estimate. */
   public long bufferedBytes() {
     WriterPoolStats stats = pool.stats();
@@ -228,7 +247,7 @@ public final class SinkWriter implements AutoCloseable {
   private final class TableState {
     private final String name;
     private final Table table;
-    private final TableWriter writer;
+    private TableWriter writer;
     private final ConverterCache converters;
     private KafkaMetadataColumn metadata;
     private int boundSchemaId = -1;
