@@ -103,7 +103,13 @@ final class TableCommitter {
         failures.put(entry.getKey(), e);
       }
     }
-    if (catalog instanceof RESTCatalog rest && prepared.size() > 1 && failures.isEmpty()) {
+    if (catalog instanceof RESTCatalog && !failures.isEmpty() && !prepared.isEmpty()) {
+      // all of the cycle's tables or none: those ready wait for the ones that failed
+      RuntimeException cause = failures.values().iterator().next();
+      prepared.forEach(table -> failures.put(table.name(), cause));
+      return new Outcome(committed, failures);
+    }
+    if (catalog instanceof RESTCatalog rest && prepared.size() > 1) {
       try {
         committed.putAll(commitAtomically(rest, prepared, cycle));
       } catch (RuntimeException e) {

@@ -318,6 +318,43 @@ class ExactlyOnceIT {
   }
 
   @Test
+  void aCycleCommitsToAllItsTablesOrToNone() throws Exception {
+    String name = "atomic";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the fault", oracle::rowCount, 1000, CONVERGE);
+    TableIdentifier a = TableIdentifier.of("db", name + "_a");
+    long snapshotsOfA = snapshotCount(a);
+
+    // table b cannot be loaded or committed: the cycle's part for table a must wait for it
+    rest.failRequestsEndingWith("/tables/" + name + "_b");
+    try {
+      events.send(name, 4, 1000, 2000);
+      Thread.sleep(4 * INTERVAL_MS);
+      assertThat(snapshotCount(a))
+          .as("snapshots of table a while table b cannot be committed")
+          .isEqualTo(snapshotsOfA);
+    } finally {
+      rest.clearFaults();
+    }
+    await("rows after the fault", oracle::rowCount, 2000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 2000);
+    worker1.rest().deleteConnector(name);
+  }
+
+  private long snapshotCount(TableIdentifier table) {
+    Table loaded = catalog.loadTable(table);
+    long count = 0;
+    for (Snapshot ignored : loaded.snapshots()) {
+      count++;
+    }
+    return count;
+  }
+
+  @Test
   void aCatalogOutageDelaysCommitsAndLosesAndDuplicatesNothing() throws Exception {
     String name = "outage";
     broker.createTopic(name, 4);
