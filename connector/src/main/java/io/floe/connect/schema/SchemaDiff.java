@@ -32,8 +32,12 @@ import org.apache.kafka.connect.data.Schema;
  *       name, renames that column, and is then compared with it;
  *   <li>int becomes long, float double, decimal(p, s) decimal(p', s) with p' &gt; p, and a required
  *       column (or list element, or map value) whose record side is optional becomes optional;
+ *   <li>a required column the record lacks becomes optional, so that the record's row holds null
+ *       there (the column is never dropped); an optional one needs nothing;
  *   <li>what the column already holds needs nothing: an int field into a long column, a required
- *       field into an optional column, a table column the record lacks;
+ *       field into an optional column;
+ *   <li>an identifier field (Iceberg's identifier fields) stays required: a record that would make
+ *       it optional is incompatible;
  *   <li>anything else is an {@link IncompatibleSchemaException}.
  * </ul>
  *
@@ -42,11 +46,13 @@ import org.apache.kafka.connect.data.Schema;
 public final class SchemaDiff {
   private final String tableName;
   private final ConvertOptions options;
+  private final Set<Integer> identifierFields;
   private final List<SchemaChange> changes = new ArrayList<>();
 
-  private SchemaDiff(String tableName, ConvertOptions options) {
+  private SchemaDiff(String tableName, ConvertOptions options, Set<Integer> identifierFields) {
     this.tableName = tableName;
     this.options = options;
+    this.identifierFields = identifierFields;
   }
 
   /**
@@ -62,7 +68,7 @@ public final class SchemaDiff {
   public static List<SchemaChange> between(
       String tableName, Schema record, org.apache.iceberg.Schema table, ConvertOptions options) {
     Types.StructType recordType = ConnectSchemas.toIcebergSchema(record, options).asStruct();
-    SchemaDiff diff = new SchemaDiff(tableName, options);
+    SchemaDiff diff = new SchemaDiff(tableName, options, table.identifierFieldIds());
     diff.struct(record, recordType, table.asStruct(), null);
     return List.copyOf(diff.changes);
   }
@@ -98,8 +104,13 @@ public final class SchemaDiff {
       } else {
         String name = Paths.column(parent, column.name());
         Types.NestedField recordField = recordType.field(field.name());
-        optionality(name, column.isRequired(), recordField.isOptional());
+        optionality(name, column, recordField.type(), recordField.isOptional());
         type(field.schema(), recordField.type(), column.type(), name);
+      }
+    }
+    for (Types.NestedField column : table.fields()) {
+      if (!taken.contains(column.name())) {
+        optionality(Paths.column(parent, column.name()), column, null, true);
       }
     }
   }
@@ -119,6 +130,28 @@ public final class SchemaDiff {
       }
     }
     return null;
+  }
+
+  /**
+   * Makes a required column optional when the record's side is optional, or absent ({@code
+   * recordType} null).
+   */
+  private void optionality(
+      String name, Types.NestedField column, Type recordType, boolean recordOptional) {
+    if (!column.isRequired() || !recordOptional) {
+      return;
+    }
+    if (identifierFields.contains(column.fieldId())) {
+      throw new IncompatibleSchemaException(
+          tableName,
+          name,
+          column.type(),
+          recordType,
+          recordType == null
+              ? "the record has no such field, and an identifier field must stay required"
+              : "the record's field is optional, and an identifier field must stay required");
+    }
+    changes.add(new MakeOptional(name));
   }
 
   private void optionality(String column, boolean tableRequired, boolean recordOptional) {
@@ -152,7 +185,7 @@ public final class SchemaDiff {
 
   /** Map keys take no changes (Iceberg refuses them): the key column must hold the record's. */
   private void key(Schema record, Type recordType, Type table, String column) {
-    SchemaDiff keys = new SchemaDiff(tableName, options);
+    SchemaDiff keys = new SchemaDiff(tableName, options, identifierFields);
     keys.type(record, recordType, table, column);
     if (!keys.changes.isEmpty()) {
       throw incompatible(column, table, recordType, "map keys cannot change");

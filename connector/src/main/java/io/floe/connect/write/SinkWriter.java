@@ -19,6 +19,7 @@ import io.floe.connect.schema.AddColumn;
 import io.floe.connect.schema.SchemaChange;
 import io.floe.connect.schema.SchemaDiff;
 import io.floe.connect.schema.SchemaEvolver;
+import io.floe.connect.schema.SetIdentifierFields;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -45,6 +46,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */
 public final class SinkWriter implements AutoCloseable {
+  private final FloeSinkConfig config;
   private final RecordRouter router;
   private final TableProvider tables;
   private final WriterPool pool;
@@ -74,6 +76,7 @@ public final class SinkWriter implements AutoCloseable {
       WriterPool pool,
       ConvertOptions convertOptions,
       RecordOutcomes outcomes) {
+    this.config = config;
     this.router = RecordRouter.from(config);
     this.tables = tables;
     this.pool = pool;
@@ -140,10 +143,12 @@ public final class SinkWriter implements AutoCloseable {
       Table table = tables.loadOrCreate(name, schemaFor(record));
       TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
       state = new TableState(name, table, writer);
-      states.put(name, state);
       if (evolveSchemas && metadataColumn.isPresent()) {
         state.addMetadataColumn(metadataColumn.get());
       }
+      List<String> idColumns = config.tableConfig(name).idColumns();
+      state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
+      states.put(name, state);
     }
     return state;
   }

@@ -208,7 +208,17 @@ class SchemaEvolverTest {
   void commitsNothingWhenTheTableAlreadyTakesTheRecord() {
     Table table = load();
     String metadata = metadataLocation(table);
-    Schema record = withField("count", Schema.OPTIONAL_INT32_SCHEMA);
+    Schema old =
+        SchemaBuilder.struct()
+            .field("a", Schema.INT32_SCHEMA)
+            .field("b", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    Schema record =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("old", old)
+            .field("count", Schema.OPTIONAL_INT32_SCHEMA)
+            .build();
 
     org.apache.iceberg.Schema schema = evolve(table, record);
 
@@ -310,5 +320,37 @@ class SchemaEvolverTest {
     for (int i = 0; i < tasks; i++) {
       assertThat(schema.findField("c" + i)).isNotNull();
     }
+  }
+
+  @Test
+  void setsConfiguredIdentifierFieldsOnAnExistingTableOnce() {
+    Table table = load();
+    int fieldIdOfA = table.schema().findField("old.a").fieldId();
+    Function<org.apache.iceberg.Schema, List<SchemaChange>> ids =
+        schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("id", "old.a"));
+
+    SchemaEvolver.evolve(table, ids, pauses::add);
+    String afterFirst = metadataLocation(load());
+    SchemaEvolver.evolve(load(), ids, pauses::add);
+
+    assertThat(load().schema().identifierFieldNames()).containsExactlyInAnyOrder("id", "old.a");
+    assertThat(load().schema().findField("old.a").fieldId()).isEqualTo(fieldIdOfA);
+    assertThat(metadataLocation(load())).isEqualTo(afterFirst);
+    assertThat(SetIdentifierFields.toMatch(ID.toString(), load().schema(), List.of())).isEmpty();
+  }
+
+  @Test
+  void identifierColumnsTheTableCannotTakeLeaveItUntouched() {
+    String before = metadataLocation(load());
+    assertThatThrownBy(
+            () ->
+                SchemaEvolver.evolve(
+                    load(),
+                    schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("count")),
+                    pauses::add))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("iceberg.table.db.events.id-columns")
+        .hasMessageContaining("column \"count\" cannot be one: it is optional");
+    assertThat(metadataLocation(load())).isEqualTo(before);
   }
 }
