@@ -8,6 +8,7 @@ import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.FormerNames;
 import io.floe.connect.convert.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,6 +28,8 @@ import org.apache.kafka.connect.data.Schema;
  * <ul>
  *   <li>a field the table lacks, at any depth (structs, list elements, map values), is added as an
  *       optional column; a new struct is one column;
+ *   <li>a field the table lacks by name, but that a column was called before a rename ({@link
+ *       FormerNames}: a record of a version older than the rename), is that column;
  *   <li>a field the table lacks by name, but whose Avro alias ({@link
  *       AvroParameters#FIELD_ALIASES}) names a column that no field of the record has by its own
  *       name, renames that column, and is then compared with it;
@@ -47,12 +50,18 @@ public final class SchemaDiff {
   private final String tableName;
   private final ConvertOptions options;
   private final Set<Integer> identifierFields;
+  private final FormerNames formerNames;
   private final List<SchemaChange> changes = new ArrayList<>();
 
-  private SchemaDiff(String tableName, ConvertOptions options, Set<Integer> identifierFields) {
+  private SchemaDiff(
+      String tableName,
+      ConvertOptions options,
+      Set<Integer> identifierFields,
+      FormerNames formerNames) {
     this.tableName = tableName;
     this.options = options;
     this.identifierFields = identifierFields;
+    this.formerNames = formerNames;
   }
 
   /**
@@ -67,8 +76,25 @@ public final class SchemaDiff {
    */
   public static List<SchemaChange> between(
       String tableName, Schema record, org.apache.iceberg.Schema table, ConvertOptions options) {
+    return between(tableName, record, table, FormerNames.NONE, options);
+  }
+
+  /**
+   * What the table needs to take records of {@code record}, where a field may also name a column by
+   * a name it had before a rename; empty if nothing.
+   *
+   * @param formerNames the former names of the columns of {@code table}
+   * @throws IncompatibleSchemaException as {@link #between(String, Schema,
+   *     org.apache.iceberg.Schema, ConvertOptions)}
+   */
+  public static List<SchemaChange> between(
+      String tableName,
+      Schema record,
+      org.apache.iceberg.Schema table,
+      FormerNames formerNames,
+      ConvertOptions options) {
     Types.StructType recordType = ConnectSchemas.toIcebergSchema(record, options).asStruct();
-    SchemaDiff diff = new SchemaDiff(tableName, options, table.identifierFieldIds());
+    SchemaDiff diff = new SchemaDiff(tableName, options, table.identifierFieldIds(), formerNames);
     diff.struct(record, recordType, table.asStruct(), null);
     return List.copyOf(diff.changes);
   }
@@ -92,6 +118,12 @@ public final class SchemaDiff {
     }
     for (Field field : record.fields()) {
       Types.NestedField column = table.field(field.name());
+      if (column == null) {
+        column = formerNames.columnFormerlyNamed(table, field.name());
+        if (column != null && !taken.add(column.name())) {
+          column = null;
+        }
+      }
       if (column == null) {
         column = renamed(field, table, taken);
         if (column != null) {
@@ -185,7 +217,7 @@ public final class SchemaDiff {
 
   /** Map keys take no changes (Iceberg refuses them): the key column must hold the record's. */
   private void key(Schema record, Type recordType, Type table, String column) {
-    SchemaDiff keys = new SchemaDiff(tableName, options, identifierFields);
+    SchemaDiff keys = new SchemaDiff(tableName, options, identifierFields, formerNames);
     keys.type(record, recordType, table, column);
     if (!keys.changes.isEmpty()) {
       throw incompatible(column, table, recordType, "map keys cannot change");

@@ -10,6 +10,7 @@ import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.ConverterCache;
+import io.floe.connect.convert.FormerNames;
 import io.floe.connect.convert.KafkaMetadataColumn;
 import io.floe.connect.convert.RecordConverter;
 import io.floe.connect.convert.RecordConverters;
@@ -246,7 +247,8 @@ public final class SinkWriter implements AutoCloseable {
       this.writer = writer;
       this.converters =
           new ConverterCache(
-              ConverterCache.DEFAULT_MAX_ENTRIES, RecordConverters.factory(convertOptions));
+              ConverterCache.DEFAULT_MAX_ENTRIES,
+              RecordConverters.factory(convertOptions, this::formerNames));
     }
 
     Record convert(SinkRecord record) {
@@ -292,13 +294,25 @@ public final class SinkWriter implements AutoCloseable {
       if (checkedAt != null && checkedAt == tableSchemaId) {
         return;
       }
-      if (!SchemaDiff.between(name, valueSchema, writer.schema(), convertOptions).isEmpty()) {
-        evolve(schema -> SchemaDiff.between(name, valueSchema, schema, convertOptions));
+      Schema current = writer.schema();
+      if (!SchemaDiff.between(name, valueSchema, current, formerNames(current), convertOptions)
+          .isEmpty()) {
+        evolve(
+            schema ->
+                SchemaDiff.between(name, valueSchema, schema, formerNames(schema), convertOptions));
       }
       if (compatibleAt.size() >= ConverterCache.DEFAULT_MAX_ENTRIES) {
         compatibleAt.clear();
       }
       compatibleAt.put(valueSchema, writer.schema().schemaId());
+    }
+
+    /**
+     * The names the columns of {@code schema} had in the table's earlier schemas, so that records
+     * of a version older than a rename write into the renamed column.
+     */
+    private FormerNames formerNames(Schema schema) {
+      return FormerNames.of(table.schemas().values(), schema);
     }
 
     /** Adds the Kafka metadata column to a table that lacks it. */

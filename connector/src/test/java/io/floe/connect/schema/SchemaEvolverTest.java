@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.FormerNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -352,5 +353,39 @@ class SchemaEvolverTest {
         .hasMessageContaining("iceberg.table.db.events.id-columns")
         .hasMessageContaining("column \"count\" cannot be one: it is optional");
     assertThat(metadataLocation(load())).isEqualTo(before);
+  }
+
+  @Test
+  void aRecordOfAVersionOlderThanARenameNeedsNoChange() {
+    Schema renaming =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("old", oldStruct())
+            .field(
+                "total",
+                SchemaBuilder.int32()
+                    .optional()
+                    .parameter(AvroParameters.FIELD_ALIASES, "count")
+                    .build())
+            .build();
+    Table table = load();
+    org.apache.iceberg.Schema renamed = evolve(table, renaming);
+    assertThat(renamed.findField("total").fieldId()).isEqualTo(3);
+
+    Schema older = withField("count", Schema.OPTIONAL_INT32_SCHEMA);
+    FormerNames history = FormerNames.of(load().schemas().values(), load().schema());
+    assertThat(
+            SchemaDiff.between(
+                ID.toString(), older, load().schema(), history, ConvertOptions.defaults()))
+        .containsExactly(new MakeOptional("old"));
+    assertThat(SchemaDiff.between(ID.toString(), older, load().schema(), ConvertOptions.defaults()))
+        .contains(new AddColumn(null, "count", Types.IntegerType.get(), null));
+  }
+
+  private static Schema oldStruct() {
+    return SchemaBuilder.struct()
+        .field("a", Schema.INT32_SCHEMA)
+        .field("b", Schema.OPTIONAL_STRING_SCHEMA)
+        .build();
   }
 }

@@ -65,6 +65,8 @@ import org.junit.jupiter.api.TestInstance;
  *   <li>v1 and v2 records interleaved: one data file in the commit, no schema change;
  *   <li>v3 widens {@code qty} to long, renames {@code note} to {@code remark} by Avro alias, and
  *       drops {@code channel}, which stays and reads null for v3 rows;
+ *   <li>v1 and v3 records interleaved: v1's {@code note} goes to the renamed column, no schema
+ *       change, one data file;
  *   <li>v4 makes {@code status} an int: its records go to the dead-letter topic, the table is
  *       untouched, and the v3 records after them are written.
  * </ul>
@@ -270,31 +272,7 @@ class AvroEvolutionIT {
         payment);
 
     // v1 and v2 interleaved: the table holds both already, so they share the commit's one file
-    Table afterV2 = table();
-    int schemaAfterV2 = afterV2.schema().schemaId();
-    long lastSnapshotOfV2 = afterV2.currentSnapshot().snapshotId();
-    List<Future<RecordMetadata>> interleaved = new ArrayList<>();
-    for (long i = 20; i < 40; i++) {
-      interleaved.add(sendAsync(i % 2 == 0 ? v1 : v2, i % 2 == 0 ? V1 : V2, i));
-    }
-    producer.flush();
-    for (Future<RecordMetadata> sent : interleaved) {
-      sent.get(30, TimeUnit.SECONDS);
-    }
-    oracle.awaitRowCount(40, CONVERGE);
-    Table afterInterleaving = table();
-    assertThat(afterInterleaving.schema().schemaId()).isEqualTo(schemaAfterV2);
-    List<Snapshot> interleavedCommits = snapshotsAfter(afterInterleaving, lastSnapshotOfV2);
-    assertThat(interleavedCommits).as("commits of the interleaved records").isNotEmpty();
-    long interleavedRows = 0;
-    for (Snapshot commit : interleavedCommits) {
-      assertThat(commit.summary())
-          .as("summary of commit %d", commit.snapshotId())
-          .containsEntry("added-data-files", "1");
-      interleavedRows += Long.parseLong(commit.summary().get("added-records"));
-    }
-    assertThat(interleavedRows).isEqualTo(20);
-
+    sendInterleaved(20, 40, new int[] {v1, v2}, V1, V2);
     // v3: qty widened, note renamed by alias, channel dropped (it stays, now optional)
     for (long i = 40; i < 50; i++) {
       send(v3, V3, i);
@@ -312,21 +290,24 @@ class AvroEvolutionIT {
       payment
     };
     assertSchema(finalColumns);
-    Table afterV3 = table();
-    int schemasAfterV3 = afterV3.schemas().size();
+
+    // v1 (older than the rename: it says note) and v3 interleaved: v1's note goes to remark
+    sendInterleaved(50, 60, new int[] {v1, v3}, V1, V3);
+    assertSchema(finalColumns);
+    int schemasAfterV3 = table().schemas().size();
 
     // v4: status string -> int is incompatible; the v3 records after it still land
     List<byte[]> v4Payloads = new ArrayList<>();
-    for (long i = 50; i < 53; i++) {
+    for (long i = 60; i < 63; i++) {
       v4Payloads.add(send(v4, V4, i));
     }
-    for (long i = 53; i < 55; i++) {
+    for (long i = 63; i < 65; i++) {
       send(v3, V3, i);
     }
-    oracle.awaitRowCount(52, CONVERGE);
+    oracle.awaitRowCount(62, CONVERGE);
     Map<Long, DeadLetters.DeadLetter> deadLetters = DeadLetters.read(broker, DLQ, 3, CONVERGE);
-    assertThat(deadLetters).containsOnlyKeys(50L, 51L, 52L);
-    for (long offset = 50; offset < 53; offset++) {
+    assertThat(deadLetters).containsOnlyKeys(60L, 61L, 62L);
+    for (long offset = 60; offset < 63; offset++) {
       DeadLetters.DeadLetter letter = deadLetters.get(offset);
       assertThat(letter.headers())
           .containsEntry("__connect.errors.topic", TOPIC)
@@ -335,18 +316,50 @@ class AvroEvolutionIT {
           .contains("topic " + TOPIC + ", partition 0, offset " + offset + " to table " + TABLE)
           .contains("Table " + TABLE + " cannot take the record's schema")
           .contains("column \"status\" is string in the table, the record has int");
-      assertThat(letter.value()).isEqualTo(v4Payloads.get((int) (offset - 50)));
+      assertThat(letter.value()).isEqualTo(v4Payloads.get((int) (offset - 60)));
     }
     assertSchema(finalColumns);
     assertThat(table().schemas()).hasSize(schemasAfterV3);
 
     // every row, every offset once, and the committed offset past the dead letters
     assertThat(rowsByOffset()).isEqualTo(expected);
-    assertThat(expected).hasSize(52);
+    assertThat(expected).hasSize(62);
     oracle.assertNoFileInTwoSnapshots();
     TableOracle.awaitCommittedOffset(
-        admin, "connect-" + TOPIC, new TopicPartition(TOPIC, 0), 55, CONVERGE);
+        admin, "connect-" + TOPIC, new TopicPartition(TOPIC, 0), 65, CONVERGE);
     worker.rest().deleteConnector(TOPIC);
+  }
+
+  /**
+   * Sends orders {@code from} to {@code to} (exclusive) in one batch, alternating between the given
+   * versions, waits for them in the table, and checks that they changed nothing in its schema and
+   * that each commit they are in has one data file: a version switch does not roll a file.
+   */
+  private void sendInterleaved(long from, long to, int[] ids, Schema... versions) throws Exception {
+    Table before = table();
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      int version = (int) (i % versions.length);
+      sent.add(sendAsync(ids[version], versions[version], i));
+    }
+    producer.flush();
+    for (Future<RecordMetadata> record : sent) {
+      record.get(30, TimeUnit.SECONDS);
+    }
+    new TableOracle(catalog, List.of(TABLE)).awaitRowCount(to, CONVERGE);
+    Table after = table();
+    assertThat(after.schema().schemaId()).isEqualTo(before.schema().schemaId());
+    assertThat(after.schemas()).hasSameSizeAs(before.schemas());
+    List<Snapshot> commits = snapshotsAfter(after, before.currentSnapshot().snapshotId());
+    assertThat(commits).as("commits of orders %d to %d", from, to).isNotEmpty();
+    long rows = 0;
+    for (Snapshot commit : commits) {
+      assertThat(commit.summary())
+          .as("summary of commit %d", commit.snapshotId())
+          .containsEntry("added-data-files", "1");
+      rows += Long.parseLong(commit.summary().get("added-records"));
+    }
+    assertThat(rows).isEqualTo(to - from);
   }
 
   private Table table() {
