@@ -273,6 +273,7 @@ class AvroEvolutionIT {
 
     // v1 and v2 interleaved: the table holds both already, so they share the commit's one file
     sendInterleaved(20, 40, new int[] {v1, v2}, V1, V2);
+
     // v3: qty widened, note renamed by alias, channel dropped (it stays, now optional)
     for (long i = 40; i < 50; i++) {
       send(v3, V3, i);
@@ -333,7 +334,8 @@ class AvroEvolutionIT {
   /**
    * Sends orders {@code from} to {@code to} (exclusive) in one batch, alternating between the given
    * versions, waits for them in the table, and checks that they changed nothing in its schema and
-   * that each commit they are in has one data file: a version switch does not roll a file.
+   * that each commit they are in has one data file: a version switch does not roll a file. Order
+   * ids are the offsets, so before the dead letters {@code to} is also the table's row count.
    */
   private void sendInterleaved(long from, long to, int[] ids, Schema... versions) throws Exception {
     Table before = table();
