@@ -10,6 +10,7 @@ import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.ConverterCache;
+import io.floe.connect.convert.FormerNames;
 import io.floe.connect.convert.KafkaMetadataColumn;
 import io.floe.connect.convert.RecordConverter;
 import io.floe.connect.convert.RecordConverters;
@@ -19,6 +20,7 @@ import io.floe.connect.schema.AddColumn;
 import io.floe.connect.schema.SchemaChange;
 import io.floe.connect.schema.SchemaDiff;
 import io.floe.connect.schema.SchemaEvolver;
+import io.floe.connect.schema.SetIdentifierFields;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -45,6 +47,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */
 public final class SinkWriter implements AutoCloseable {
+  private final FloeSinkConfig config;
   private final RecordRouter router;
   private final TableProvider tables;
   private final WriterPool pool;
@@ -74,6 +77,7 @@ public final class SinkWriter implements AutoCloseable {
       WriterPool pool,
       ConvertOptions convertOptions,
       RecordOutcomes outcomes) {
+    this.config = config;
     this.router = RecordRouter.from(config);
     this.tables = tables;
     this.pool = pool;
@@ -140,10 +144,12 @@ public final class SinkWriter implements AutoCloseable {
       Table table = tables.loadOrCreate(name, schemaFor(record));
       TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
       state = new TableState(name, table, writer);
-      states.put(name, state);
       if (evolveSchemas && metadataColumn.isPresent()) {
         state.addMetadataColumn(metadataColumn.get());
       }
+      List<String> idColumns = config.tableConfig(name).idColumns();
+      state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
+      states.put(name, state);
     }
     return state;
   }
@@ -260,7 +266,8 @@ public final class SinkWriter implements AutoCloseable {
       this.writer = writer;
       this.converters =
           new ConverterCache(
-              ConverterCache.DEFAULT_MAX_ENTRIES, RecordConverters.factory(convertOptions));
+              ConverterCache.DEFAULT_MAX_ENTRIES,
+              RecordConverters.factory(convertOptions, this::formerNames));
     }
 
     Record convert(SinkRecord record) {
@@ -306,13 +313,25 @@ public final class SinkWriter implements AutoCloseable {
       if (checkedAt != null && checkedAt == tableSchemaId) {
         return;
       }
-      if (!SchemaDiff.between(name, valueSchema, writer.schema(), convertOptions).isEmpty()) {
-        evolve(schema -> SchemaDiff.between(name, valueSchema, schema, convertOptions));
+      Schema current = writer.schema();
+      if (!SchemaDiff.between(name, valueSchema, current, formerNames(current), convertOptions)
+          .isEmpty()) {
+        evolve(
+            schema ->
+                SchemaDiff.between(name, valueSchema, schema, formerNames(schema), convertOptions));
       }
       if (compatibleAt.size() >= ConverterCache.DEFAULT_MAX_ENTRIES) {
         compatibleAt.clear();
       }
       compatibleAt.put(valueSchema, writer.schema().schemaId());
+    }
+
+    /**
+     * The names the columns of {@code schema} had in the table's earlier schemas, so that records
+     * of a version older than a rename write into the renamed column.
+     */
+    private FormerNames formerNames(Schema schema) {
+      return FormerNames.of(table.schemas().values(), schema);
     }
 
     /** Adds the Kafka metadata column to a table that lacks it. */

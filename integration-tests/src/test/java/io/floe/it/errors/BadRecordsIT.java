@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -36,7 +34,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -317,23 +314,11 @@ class BadRecordsIT {
     worker.rest().deleteConnector(topic);
   }
 
-  private KafkaConsumer<byte[], byte[]> reader(String group) {
-    return new KafkaConsumer<>(
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            broker.bootstrapServers(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest",
-            ConsumerConfig.GROUP_ID_CONFIG,
-            group),
-        new ByteArrayDeserializer(),
-        new ByteArrayDeserializer());
-  }
-
   /** Every key, value and header of a topic, as text. */
   private String topicBytes(String topic) {
     StringBuilder text = new StringBuilder();
-    try (KafkaConsumer<byte[], byte[]> consumer = reader("canary-reader-" + topic)) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        DeadLetters.reader(broker, "canary-reader-" + topic)) {
       consumer.subscribe(List.of(topic));
       int empty = 0;
       while (empty < 4) {
@@ -368,57 +353,21 @@ class BadRecordsIT {
   }
 
   private void awaitRows(TableOracle oracle, long expected) throws InterruptedException {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    long rows = -1;
-    while (Instant.now().isBefore(deadline)) {
-      rows = oracle.rowCount();
-      if (rows >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
-    assertThat(rows).as("rows in the table").isEqualTo(expected);
+    oracle.awaitRowCount(expected, CONVERGE);
   }
 
   private void awaitCommittedOffset(String group, TopicPartition partition, long expected)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    long committed = -1;
     try (var admin = broker.admin()) {
-      while (Instant.now().isBefore(deadline)) {
-        var offset = TableOracle.committedOffsets(admin, group).get(partition);
-        committed = offset == null ? -1 : offset.offset();
-        if (committed >= expected) {
-          break;
-        }
-        Thread.sleep(250);
-      }
+      TableOracle.awaitCommittedOffset(admin, group, partition, expected, CONVERGE);
     }
-    assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
   }
 
   /** The dead letters' original offsets with their exception messages, read from the headers. */
   private Map<Long, String> deadLetters(String topic, int expected) {
     Map<Long, String> reasons = new TreeMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = reader("dlq-reader-" + topic)) {
-      consumer.subscribe(List.of(topic));
-      Instant deadline = Instant.now().plus(CONVERGE);
-      while (reasons.size() < expected && Instant.now().isBefore(deadline)) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          long offset = Long.parseLong(header(record, "__connect.errors.offset"));
-          reasons.put(offset, header(record, "__connect.errors.exception.message"));
-        }
-      }
-      // nothing more than expected arrives
-      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(3))) {
-        reasons.put(Long.parseLong(header(record, "__connect.errors.offset")), "unexpected");
-      }
-    }
+    DeadLetters.read(broker, topic, expected, CONVERGE)
+        .forEach((offset, letter) -> reasons.put(offset, letter.message()));
     return reasons;
-  }
-
-  private static String header(ConsumerRecord<byte[], byte[]> record, String key) {
-    Header header = record.headers().lastHeader(key);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 }
