@@ -14,6 +14,7 @@ import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.HandOver;
 import io.floe.connect.write.Manifests;
 import io.floe.connect.write.SinkWriter;
@@ -71,6 +72,7 @@ public final class Worker implements AutoCloseable {
   private final ControlTopic topic;
   private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
   private final Clock clock;
+  private final TaskMetrics metrics;
   private final EventCodec codec = new EventCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
@@ -90,6 +92,7 @@ public final class Worker implements AutoCloseable {
    * @param awaitReported blocks until every record reported to the dead-letter path so far is
    *     acknowledged; called before a hand-over's offsets go into a transaction (R5)
    * @param groupMetadata the Connect consumer's group metadata; read on the task thread only
+   * @param metrics the task's metrics, given the writer's counters after each batch and hand-over
    */
   public Worker(
       ControlSettings settings,
@@ -98,7 +101,8 @@ public final class Worker implements AutoCloseable {
       KafkaClients clients,
       ControlTopic topic,
       Supplier<ConsumerGroupMetadata> groupMetadata,
-      Clock clock) {
+      Clock clock,
+      TaskMetrics metrics) {
     this.settings = settings;
     this.writer = writer;
     this.awaitReported = awaitReported;
@@ -106,6 +110,7 @@ public final class Worker implements AutoCloseable {
     this.topic = topic;
     this.groupMetadataSource = groupMetadata;
     this.clock = clock;
+    this.metrics = metrics;
     this.groupMetadata = groupMetadata.get();
     this.thread = new Thread(this::run, "floe-worker-" + settings.taskId());
     this.thread.setDaemon(true);
@@ -152,6 +157,7 @@ public final class Worker implements AutoCloseable {
     try {
       assigned.removeAll(partitions);
       Map<TopicPartition, Long> rewind = new HashMap<>(writer.abandon(partitions));
+      metrics.writers(writer.counts());
       partitions.forEach(rewinds::remove);
       rewind.putAll(takeRewinds());
       return rewind;
@@ -167,12 +173,17 @@ public final class Worker implements AutoCloseable {
    */
   public Map<TopicPartition, Long> put(Collection<SinkRecord> records) {
     checkHealthy();
+    metrics.received(records.size());
     lock.lock();
     try {
       groupMetadata = groupMetadataSource.get();
       Map<TopicPartition, Long> rewind = takeRewinds();
       if (rewind.isEmpty()) {
-        writer.write(records);
+        try {
+          writer.write(records);
+        } finally {
+          metrics.writers(writer.counts());
+        }
       } else {
         // the batch may lie after the rewind point: drop it, it will be delivered again
         LOG.info("Task {} rewinds {} after a failed hand-over", settings.taskId(), rewind);
@@ -258,7 +269,12 @@ public final class Worker implements AutoCloseable {
     lock.lock();
     try {
       awaitReported.run();
-      HandOver handOver = writer.handOver();
+      HandOver handOver;
+      try {
+        handOver = writer.handOver();
+      } finally {
+        metrics.writers(writer.counts());
+      }
       List<DataWritten> written;
       List<PartitionOffset> offsets = partitionOffsets(handOver);
       try {
