@@ -45,6 +45,7 @@ final class CommitMarks {
    * @param topicId the control topic's id, from the summary
    * @param offsets the position per control partition
    * @param snapshotId the snapshot that holds it
+   * @param timestampMs when that snapshot was committed
    * @param validThroughMs its watermark, if any
    * @param sourceOffsets the next source offsets it recorded, by partition (empty if none)
    */
@@ -52,6 +53,7 @@ final class CommitMarks {
       String topicId,
       Map<Integer, Long> offsets,
       long snapshotId,
+      long timestampMs,
       Long validThroughMs,
       Map<TopicPartition, Long> sourceOffsets) {}
 
@@ -86,6 +88,7 @@ final class CommitMarks {
               node.get("topic-id").asText(),
               offsets,
               snapshot.snapshotId(),
+              snapshot.timestampMillis(),
               validThrough == null ? null : Long.parseLong(validThrough),
               readSourceOffsets(snapshot.summary().get(SOURCE_OFFSETS + groupId))));
     } catch (JsonProcessingException | RuntimeException e) {

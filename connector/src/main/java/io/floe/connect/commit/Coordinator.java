@@ -129,6 +129,7 @@ public final class Coordinator implements AutoCloseable {
   private void run() {
     try {
       open();
+      restoreTableMetrics();
       while (running) {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
           handle(record);
@@ -165,6 +166,23 @@ public final class Coordinator implements AutoCloseable {
         "Coordinator of connector {} stopped: {}", settings.connectorName(), e.getMessage(), e);
     failure =
         e instanceof ConnectException ? e : new ConnectException("Coordinator failed: " + e, e);
+  }
+
+  /** Shows the configured tables' last commits until this coordinator commits them. */
+  private void restoreTableMetrics() {
+    for (String table : settings.tables()) {
+      try {
+        committer
+            .lastCommit(table)
+            .ifPresent(
+                mark ->
+                    metrics
+                        .table(table)
+                        .restored(mark.snapshotId(), mark.timestampMs(), mark.validThroughMs()));
+      } catch (RuntimeException e) {
+        LOG.debug("No last commit of table {} to show in its metrics: {}", table, e.toString());
+      }
+    }
   }
 
   private void open() {

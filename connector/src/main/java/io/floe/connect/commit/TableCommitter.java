@@ -108,6 +108,11 @@ final class TableCommitter {
   private record Prepared(
       String name, Table table, List<PendingEvent> events, Optional<CommitMarks.Mark> base) {}
 
+  /** The table's last commit of this connector, if it has one. */
+  Optional<CommitMarks.Mark> lastCommit(String table) {
+    return CommitMarks.latest(catalog.loadTable(TableIdentifier.parse(table)), groupId);
+  }
+
   Outcome commit(Cycle cycle) {
     Map<String, TableResult> committed = new LinkedHashMap<>();
     Map<String, RuntimeException> failures = new LinkedHashMap<>();

@@ -13,8 +13,9 @@ import java.util.Map;
  * any.
  *
  * <p>The freshness lag is the time since the table's event-time watermark ({@code valid-through}):
- * it grows while nothing newer is committed and drops when a commit moves the watermark. It is -1
- * until this coordinator has committed the table with a watermark.
+ * it grows while nothing newer is committed and drops when a commit moves the watermark. At the
+ * coordinator's start a configured table shows its last commit as the table records it; a table
+ * without a watermark (or a dynamic table not yet committed by this coordinator) shows -1.
  */
 public final class TableMetrics implements AutoCloseable {
   static final String TYPE = "table-metrics";
@@ -98,6 +99,19 @@ public final class TableMetrics implements AutoCloseable {
     recordsCommitted += records;
     if (partial) {
       partialCommits++;
+    }
+  }
+
+  /**
+   * Shows the table's last commit as the catalog has it, made before this coordinator started
+   * (counts stay at zero).
+   *
+   * @param validThroughMs the table's watermark, or null if it has none
+   */
+  public void restored(long snapshotId, long commitTimeMs, Long validThroughMs) {
+    last = new LastCommit(commitTimeMs, UNKNOWN, 0, 0, 0, snapshotId);
+    if (validThroughMs != null) {
+      this.validThroughMs = Math.max(this.validThroughMs, validThroughMs);
     }
   }
 

@@ -80,6 +80,19 @@ class CoordinatorMetricsTest {
   }
 
   @Test
+  void aNewCoordinatorShowsTheTablesLastCommitUntilItCommitsItself() throws Exception {
+    CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
+    metrics.table("db.orders").restored(7, clock.millis() - 5_000, clock.millis() - 6_000);
+    ObjectName name =
+        new ObjectName("io.floe:type=table-metrics,connector=orders-sink,table=db.orders");
+    assertThat(server.getAttribute(name, "snapshot-id")).isEqualTo(7L);
+    assertThat(server.getAttribute(name, "last-commit-time-ms")).isEqualTo(clock.millis() - 5_000);
+    assertThat(server.getAttribute(name, "freshness-lag-ms")).isEqualTo(6_000L);
+    assertThat(server.getAttribute(name, "commits")).isEqualTo(0L);
+    metrics.close();
+  }
+
+  @Test
   void closingTheCoordinatorRemovesEveryTableMBean() throws Exception {
     CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
     metrics.table("db.orders");
