@@ -14,6 +14,7 @@ import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.HandOver;
 import io.floe.connect.write.Manifests;
 import io.floe.connect.write.SinkWriter;
@@ -76,6 +77,7 @@ public final class Worker implements AutoCloseable {
   private final ControlTopic topic;
   private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
   private final Clock clock;
+  private final TaskMetrics metrics;
   private final EventCodec codec = new EventCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
@@ -96,6 +98,7 @@ public final class Worker implements AutoCloseable {
    * @param awaitReported blocks until every record reported to the dead-letter path so far is
    *     acknowledged; called before a hand-over's offsets go into a transaction (R5)
    * @param groupMetadata the Connect consumer's group metadata; read on the task thread only
+   * @param metrics the task's metrics, given the writer's counters after each batch and hand-over
    */
   public Worker(
       ControlSettings settings,
@@ -104,7 +107,8 @@ public final class Worker implements AutoCloseable {
       KafkaClients clients,
       ControlTopic topic,
       Supplier<ConsumerGroupMetadata> groupMetadata,
-      Clock clock) {
+      Clock clock,
+      TaskMetrics metrics) {
     this.settings = settings;
     this.writer = writer;
     this.awaitReported = awaitReported;
@@ -112,6 +116,7 @@ public final class Worker implements AutoCloseable {
     this.topic = topic;
     this.groupMetadataSource = groupMetadata;
     this.clock = clock;
+    this.metrics = metrics;
     this.groupMetadata = groupMetadata.get();
     this.thread = new Thread(this::run, "floe-worker-" + settings.taskId());
     this.thread.setDaemon(true);
@@ -158,6 +163,7 @@ public final class Worker implements AutoCloseable {
     try {
       assigned.removeAll(partitions);
       Map<TopicPartition, Long> rewind = new HashMap<>(writer.abandon(partitions));
+      metrics.writers(writer.counts());
       partitions.forEach(rewinds::remove);
       rewind.putAll(takeRewinds());
       return rewind;
@@ -173,6 +179,7 @@ public final class Worker implements AutoCloseable {
    */
   public Map<TopicPartition, Long> put(Collection<SinkRecord> records) {
     checkHealthy();
+    metrics.received(records.size());
     lock.lock();
     try {
       groupMetadata = groupMetadataSource.get();
@@ -182,6 +189,8 @@ public final class Worker implements AutoCloseable {
           writer.write(records);
         } catch (WriteFailedException e) {
           rewind = writeFailed(records, e);
+        } finally {
+          metrics.writers(writer.counts());
         }
       } else {
         // the batch may lie after the rewind point: drop it, it will be delivered again
@@ -275,6 +284,8 @@ public final class Worker implements AutoCloseable {
         // a file failed to close or upload: nothing of it may be committed
         handOverFailed(commitId, writer.reset(), e);
         return;
+      } finally {
+        metrics.writers(writer.counts());
       }
       List<PartitionOffset> offsets = partitionOffsets(handOver);
       List<DataWritten> written;

@@ -15,6 +15,7 @@ import io.floe.connect.convert.KafkaMetadataColumn;
 import io.floe.connect.convert.RecordConverter;
 import io.floe.connect.convert.RecordConverters;
 import io.floe.connect.convert.SchemaInference;
+import io.floe.connect.metrics.WriterCounts;
 import io.floe.connect.route.RecordRouter;
 import io.floe.connect.schema.AddColumn;
 import io.floe.connect.schema.SchemaChange;
@@ -58,6 +59,8 @@ public final class SinkWriter implements AutoCloseable {
   private final Map<String, TableState> states = new HashMap<>();
   private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
   private long bytesAtHandOver;
+  private long conversionErrors;
+  private long schemaChanges;
 
   /**
    * What happens to records that are not written: the seam to the bad-record policy, which either
@@ -128,10 +131,8 @@ public final class SinkWriter implements AutoCloseable {
     try {
       state = state(table, record);
       row = state.convert(record);
-    } catch (org.apache.kafka.connect.errors.DataException e) {
-      outcomes.failed(record, table, e);
-      return;
-    } catch (IllegalArgumentException e) {
+    } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
+      conversionErrors++;
       outcomes.failed(record, table, e);
       return;
     }
@@ -240,6 +241,20 @@ public final class SinkWriter implements AutoCloseable {
 
   public WriterPoolStats stats() {
     return pool.stats();
+  }
+
+  /** The counters for the task's metrics, from this writer's creation. */
+  public WriterCounts counts() {
+    WriterPoolStats stats = pool.stats();
+    return new WriterCounts(
+        stats.recordsWritten(),
+        stats.bytesWritten(),
+        stats.openFiles(),
+        stats.bufferedBytesEstimate(),
+        stats.filesClosedForMemory(),
+        stats.filesClosedForOpenFiles(),
+        conversionErrors,
+        schemaChanges);
   }
 
   @Override
@@ -355,6 +370,7 @@ public final class SinkWriter implements AutoCloseable {
       Schema evolved = SchemaEvolver.evolve(table, diff);
       if (evolved.schemaId() != writer.schema().schemaId()) {
         writer.reopen(table);
+        schemaChanges++;
       }
     }
 

@@ -86,7 +86,8 @@ class TableCommitterTest {
         TableCommitter.byTable(events),
         Map.of(0, position),
         Map.of(new TopicPartition("orders", 0), 42L),
-        OptionalLong.of(5_000L));
+        OptionalLong.of(5_000L),
+        false);
   }
 
   @Test
@@ -191,17 +192,23 @@ class TableCommitterTest {
     UUID first = UUID.randomUUID();
     committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
     UUID second = UUID.randomUUID();
-    committer(TOPIC)
-        .commit(
-            new TableCommitter.Cycle(
-                second,
-                TableCommitter.byTable(List.of(event(5, second, 1))),
-                Map.of(0, 6L),
-                Map.of(),
-                OptionalLong.of(1_000L)));
+    TableCommitter.Outcome outcome =
+        committer(TOPIC)
+            .commit(
+                new TableCommitter.Cycle(
+                    second,
+                    TableCommitter.byTable(List.of(event(5, second, 1))),
+                    Map.of(0, 6L),
+                    Map.of(),
+                    OptionalLong.of(1_000L),
+                    false));
     table.refresh();
     assertThat(table.currentSnapshot().summary())
         .containsEntry("floe.valid-through-ms." + GROUP, "5000");
+    TableCommitter.TableResult result = outcome.committed().get("db.orders");
+    assertThat(result.validThroughMs()).isEqualTo(5000L);
+    assertThat(result.previousSourceOffsets())
+        .isEqualTo(Map.of(new TopicPartition("orders", 0), 42L));
   }
 
   @Test

@@ -52,6 +52,7 @@ public final class ConnectWorker implements AutoCloseable {
     private String groupId = "connect";
     private String pluginDiscovery = "service_load";
     private final Map<String, String> extra = new LinkedHashMap<>();
+    private final List<String> jvmOptions = new ArrayList<>();
 
     public Options runtime(KafkaRuntime value) {
       this.runtime = value;
@@ -74,6 +75,12 @@ public final class ConnectWorker implements AutoCloseable {
       extra.put(key, value);
       return this;
     }
+
+    /** Options for the worker's JVM, after the heap and logging ones. */
+    public Options jvmOptions(List<String> options) {
+      jvmOptions.addAll(options);
+      return this;
+    }
   }
 
   public static ConnectWorker start(KafkaBroker broker, Path pluginPath, Options options) {
@@ -83,6 +90,7 @@ public final class ConnectWorker implements AutoCloseable {
     Path config = writeConfig(dir, broker, pluginPath, restPort, options);
     List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx768m"));
     jvm.addAll(Logging.jvmOptions(options.runtime, dir));
+    jvm.addAll(options.jvmOptions);
     JavaProcess process =
         JavaProcess.start(
             "connect",
