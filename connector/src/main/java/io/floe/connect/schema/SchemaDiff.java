@@ -225,13 +225,25 @@ public final class SchemaDiff {
   }
 
   private void primitive(Type.PrimitiveType recordType, Type.PrimitiveType table, String column) {
-    if (Widening.holds(table, recordType)) {
+    if (Widening.holds(table, recordType) || roundsInto(recordType, table)) {
       return;
     }
     if (!Widening.isSafe(table, recordType)) {
       throw incompatible(column, table, recordType, null);
     }
     changes.add(new WidenColumn(column, table, recordType));
+  }
+
+  /**
+   * Whether decimal rounding is on and the values are decimals of another scale than the column's:
+   * the column then stays as it is and each value is rounded to its scale (a value that then needs
+   * more digits than the column's precision is a bad record of its own).
+   */
+  private boolean roundsInto(Type.PrimitiveType recordType, Type.PrimitiveType table) {
+    return options.roundsDecimals()
+        && recordType.typeId() == Type.TypeID.DECIMAL
+        && table.typeId() == Type.TypeID.DECIMAL
+        && ((Types.DecimalType) recordType).scale() != ((Types.DecimalType) table).scale();
   }
 
   private IncompatibleSchemaException incompatible(

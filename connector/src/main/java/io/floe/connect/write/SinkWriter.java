@@ -18,6 +18,7 @@ import io.floe.connect.convert.SchemaInference;
 import io.floe.connect.metrics.WriterCounts;
 import io.floe.connect.route.RecordRouter;
 import io.floe.connect.schema.AddColumn;
+import io.floe.connect.schema.ColumnNames;
 import io.floe.connect.schema.SchemaChange;
 import io.floe.connect.schema.SchemaDiff;
 import io.floe.connect.schema.SchemaEvolver;
@@ -112,9 +113,7 @@ public final class SinkWriter implements AutoCloseable {
         outcomes.failed(record, null, e);
         targets = List.of();
       }
-      for (String table : targets) {
-        writeTo(table, record, origin, offset, timestamp);
-      }
+      writeToAll(targets, record, origin, offset, timestamp);
     }
     SourcePosition position = positions.get(origin);
     positions.put(
@@ -124,25 +123,36 @@ public final class SinkWriter implements AutoCloseable {
             : position.advancedTo(offset, timestamp));
   }
 
-  private void writeTo(
-      String table, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
-    Record row;
-    TableState state;
-    try {
-      state = state(table, record);
-      row = state.convert(record);
-    } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
-      conversionErrors++;
-      outcomes.failed(record, table, e);
-      return;
+  /**
+   * Writes the record to every table it is routed to, or to none: all rows are converted first, and
+   * a record that one table refuses is one bad record (naming that table), written nowhere, so a
+   * dead letter put back on the topic later does not duplicate it in the other tables.
+   */
+  private void writeToAll(
+      List<String> tables, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
+    List<TableState> targets = new ArrayList<>(tables.size());
+    List<Record> rows = new ArrayList<>(tables.size());
+    for (String table : tables) {
+      try {
+        TableState state = state(table, record);
+        rows.add(state.convert(record));
+        targets.add(state);
+      } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
+        conversionErrors++;
+        outcomes.failed(record, table, e);
+        return;
+      }
     }
-    state.writer.write(origin, offset, timestamp, row);
+    for (int i = 0; i < targets.size(); i++) {
+      targets.get(i).writer.write(origin, offset, timestamp, rows.get(i));
+    }
   }
 
   private TableState state(String name, SinkRecord record) {
     TableState state = states.get(name);
     if (state == null) {
-      Table table = tables.loadOrCreate(name, schemaFor(record));
+      Table table =
+          tables.load(name).orElseGet(() -> tables.loadOrCreate(name, schemaFor(name, record)));
       TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
       state = new TableState(name, table, writer);
       if (evolveSchemas && metadataColumn.isPresent()) {
@@ -155,12 +165,13 @@ public final class SinkWriter implements AutoCloseable {
     return state;
   }
 
-  private Schema schemaFor(SinkRecord record) {
+  private Schema schemaFor(String name, SinkRecord record) {
     Schema schema =
         record.valueSchema() != null
             ? ConnectSchemas.toIcebergSchema(record.valueSchema(), convertOptions)
             : SchemaInference.inferSchema(record.value());
-    return metadataColumn.map(name -> KafkaMetadataColumn.addTo(schema, name)).orElse(schema);
+    ColumnNames.checkNew(name, null, schema);
+    return metadataColumn.map(column -> KafkaMetadataColumn.addTo(schema, column)).orElse(schema);
   }
 
   /**

@@ -182,9 +182,14 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** Creates a topic with replication factor 1. */
   public void createTopic(String name, int partitions) {
+    createTopic(name, partitions, Map.of());
+  }
+
+  /** Creates a topic with topic-level settings, e.g. {@code max.message.bytes}. */
+  public void createTopic(String name, int partitions, Map<String, String> configs) {
     try (Admin admin = admin()) {
       admin
-          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+          .createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
           .all()
           .get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
