@@ -50,7 +50,7 @@ class MetricsIT {
   private static final String NAME = "metered";
   private static final String TOPIC = "metered";
   private static final String TABLE = "db.metered";
-  private static final long INTERVAL_MS = 2000;
+  private static final long INTERVAL_MS = 3000;
 
   private KafkaBroker broker;
   private RestCatalogServer rest;
@@ -105,7 +105,7 @@ class MetricsIT {
     rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
     config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
     config.put("iceberg.control.commit.interval-ms", Long.toString(INTERVAL_MS));
-    config.put("iceberg.control.commit.timeout-ms", "1500");
+    config.put("iceberg.control.commit.timeout-ms", "2500");
     config.put("errors.tolerance", "all");
     config.put("errors.deadletterqueue.topic.name", TOPIC + "-dlq");
     config.put("errors.deadletterqueue.topic.replication.factor", "1");
@@ -243,10 +243,10 @@ class MetricsIT {
     // the source stops: the watermark stays, so the freshness lag grows
     long watermark = table("valid-through-ms");
     long quietLag = table("freshness-lag-ms");
-    Ports.sleep(Duration.ofMillis(3 * INTERVAL_MS));
+    Ports.sleep(Duration.ofMillis(2 * INTERVAL_MS));
     long laterLag = table("freshness-lag-ms");
     assertThat(table("valid-through-ms")).isEqualTo(watermark);
-    assertThat(laterLag).isGreaterThanOrEqualTo(quietLag + 3 * INTERVAL_MS - 500);
+    assertThat(laterLag).isGreaterThanOrEqualTo(quietLag + 2 * INTERVAL_MS - 500);
 
     // new records: the next commit moves the watermark and the lag drops
     long commits = table("commits");
