@@ -91,11 +91,17 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   private static String randomClusterId() {
-    // A Kafka cluster id is a base64url-encoded 16-byte UUID, 22 characters.
-    UUID uuid = UUID.randomUUID();
-    ByteBuffer bytes = ByteBuffer.allocate(16);
-    bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    // A Kafka cluster id is a base64url-encoded 16-byte UUID, 22 characters. One that starts with
+    // '-' reads as an option to kafka-storage (as Kafka's own Uuid.randomUuid knows): draw again.
+    while (true) {
+      UUID uuid = UUID.randomUUID();
+      ByteBuffer bytes = ByteBuffer.allocate(16);
+      bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+      String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+      if (!id.startsWith("-")) {
+        return id;
+      }
+    }
   }
 
   private static Path writeConfig(Path dir, int port, int controllerPort) {
