@@ -312,7 +312,10 @@ class MetricsIT {
       ObjectName task = RemoteJmx.name("io.floe:type=task-metrics,connector=" + name + ",task=0");
       await("the counts", () -> oldJmx.attribute(task, "records-written").longValue() == 20);
       assertThat(oldJmx.attribute(task, "records-received").longValue()).isEqualTo(20);
-      assertThat(oldJmx.names("io.floe:connector=" + name + ",*")).hasSize(3);
+      // the table's MBean follows its first commit, a moment after the rows are visible
+      await(
+          "the task, coordinator and table MBeans",
+          () -> oldJmx.names("io.floe:connector=" + name + ",*").size() == 3);
       assertThat(oldJmx.names("kafka.connect:type=plugins,*")).isEmpty();
       old.rest().deleteConnector(name);
       await(
