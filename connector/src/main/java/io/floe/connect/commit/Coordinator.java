@@ -78,6 +78,7 @@ public final class Coordinator implements AutoCloseable {
   private final CoordinatorMetrics metrics;
   private final List<PendingEvent> pending = new ArrayList<>();
   private final Thread thread;
+  private volatile Thread restore;
   private Producer<byte[], byte[]> producer;
   private volatile Consumer<byte[], byte[]> consumer;
   private volatile boolean running = true;
@@ -143,7 +144,7 @@ public final class Coordinator implements AutoCloseable {
     return guarded(
         () -> {
           openClients();
-          restoreTableMetrics();
+          startRestoringTableMetrics();
         });
   }
 
@@ -200,9 +201,29 @@ public final class Coordinator implements AutoCloseable {
         e instanceof ConnectException ? e : new ConnectException("Coordinator failed: " + e, e);
   }
 
-  /** Shows the configured tables' last commits until this coordinator commits them. */
+  /**
+   * Shows the configured tables' last commits until this coordinator commits them. It runs beside
+   * the loop: reading a table can take minutes while the catalog or its object store is down, and
+   * the cycles must go on meanwhile (workers learn of failures only by being asked to hand over).
+   */
+  private void startRestoringTableMetrics() {
+    restore =
+        new Thread(
+            this::restoreTableMetrics, "floe-coordinator-metrics-" + settings.connectorName());
+    restore.setDaemon(true);
+    restore.start();
+  }
+
+  /** Waits until the tables' last commits are shown in the metrics (for tests). */
+  void awaitTableMetricsRestored() throws InterruptedException {
+    restore.join();
+  }
+
   private void restoreTableMetrics() {
     for (String table : settings.tables()) {
+      if (!running) {
+        return;
+      }
       try {
         committer
             .lastCommit(table)

@@ -83,7 +83,7 @@ public final class TableMetrics implements AutoCloseable {
    * @param validThroughMs the table's watermark after it, or null if it has none
    * @param partial whether the cycle timed out before every partition answered
    */
-  public void committed(
+  public synchronized void committed(
       long snapshotId,
       long records,
       long files,
@@ -104,11 +104,15 @@ public final class TableMetrics implements AutoCloseable {
 
   /**
    * Shows the table's last commit as the catalog has it, made before this coordinator started
-   * (counts stay at zero).
+   * (counts stay at zero). Ignored once this coordinator has committed the table: the restore runs
+   * beside the commits and may finish after the first of them.
    *
    * @param validThroughMs the table's watermark, or null if it has none
    */
-  public void restored(long snapshotId, long commitTimeMs, Long validThroughMs) {
+  public synchronized void restored(long snapshotId, long commitTimeMs, Long validThroughMs) {
+    if (commits > 0) {
+      return;
+    }
     last = new LastCommit(commitTimeMs, UNKNOWN, 0, 0, 0, snapshotId);
     if (validThroughMs != null) {
       this.validThroughMs = Math.max(this.validThroughMs, validThroughMs);

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -91,6 +92,17 @@ class CoordinatorTest {
   }
 
   private Coordinator open(InMemoryControlTopic topic) {
+    Coordinator opened = openWhileTheCatalogMayHang(topic);
+    try {
+      opened.awaitTableMetricsRestored();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    catalog.loads = 0; // opening read the tables' last commits for the metrics
+    return opened;
+  }
+
+  private Coordinator openWhileTheCatalogMayHang(InMemoryControlTopic topic) {
     Coordinator opened =
         new Coordinator(
             SETTINGS,
@@ -104,7 +116,6 @@ class CoordinatorTest {
                 io.floe.connect.metrics.MetricsRegistry.forTask("orders", null), clock));
     coordinators.add(opened);
     assertThat(opened.open()).isTrue();
-    catalog.loads = 0; // opening read the tables' last commits for the metrics
     return opened;
   }
 
@@ -172,6 +183,22 @@ class CoordinatorTest {
     turn();
 
     assertThat(cyclesStarted()).hasSize(1);
+  }
+
+  @Test
+  void aCatalogThatHangsWhileTheCoordinatorStartsDoesNotHoldUpTheCycles() throws Exception {
+    catalog.hangLoads();
+    try {
+      coordinator = openWhileTheCatalogMayHang(control);
+      clock.advance(INTERVAL_MS);
+      turn();
+      assertThat(cyclesStarted())
+          .as("workers are asked to hand over while the metrics wait for the catalog")
+          .hasSize(1);
+    } finally {
+      catalog.releaseLoads();
+    }
+    coordinator.awaitTableMetricsRestored();
   }
 
   @Test
@@ -459,6 +486,8 @@ class CoordinatorTest {
   /** The in-memory catalog, unavailable for the next table loads when asked to be. */
   private static final class FlakyCatalog implements Catalog {
     private final Catalog delegate;
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile boolean hanging;
     private int unavailable;
     private int loads;
 
@@ -470,8 +499,27 @@ class CoordinatorTest {
       unavailable = loads;
     }
 
+    /**
+     * Table loads wait until {@link #releaseLoads}, like calls to a catalog whose store is down.
+     */
+    void hangLoads() {
+      hanging = true;
+    }
+
+    void releaseLoads() {
+      hanging = false;
+      released.countDown();
+    }
+
     @Override
     public Table loadTable(TableIdentifier identifier) {
+      if (hanging) {
+        try {
+          released.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       loads++;
       if (unavailable > 0) {
         unavailable--;

@@ -93,6 +93,20 @@ class CoordinatorMetricsTest {
   }
 
   @Test
+  void aRestoreThatFinishesAfterTheFirstCommitChangesNothing() throws Exception {
+    CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
+    TableMetrics table = metrics.table("db.orders");
+    table.committed(12, 5, 1, 100, 20, clock.millis() - 1_000, false);
+    table.restored(7, clock.millis() - 5_000, clock.millis() - 6_000);
+    ObjectName name =
+        new ObjectName("io.floe:type=table-metrics,connector=orders-sink,table=db.orders");
+    assertThat(server.getAttribute(name, "snapshot-id")).isEqualTo(12L);
+    assertThat(server.getAttribute(name, "last-commit-time-ms")).isEqualTo(clock.millis());
+    assertThat(server.getAttribute(name, "freshness-lag-ms")).isEqualTo(1_000L);
+    metrics.close();
+  }
+
+  @Test
   void closingTheCoordinatorRemovesEveryTableMBean() throws Exception {
     CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
     metrics.table("db.orders");
