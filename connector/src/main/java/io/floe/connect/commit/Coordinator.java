@@ -120,14 +120,42 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void run() {
+    boolean alive = open();
+    while (alive && running) {
+      alive = turn();
+    }
+  }
+
+  /**
+   * Opens the control clients, as the thread does first. The thread's loop is {@link #open} then
+   * {@link #turn} until it stops; tests drive the same steps by hand on an injected clock.
+   *
+   * @return false when it failed (then {@link #checkHealthy} throws)
+   */
+  boolean open() {
+    return guarded(this::openClients);
+  }
+
+  /**
+   * One turn of the loop: polls the control topic once, then advances the cycle.
+   *
+   * @return false when the coordinator failed (then {@link #checkHealthy} throws)
+   */
+  boolean turn() {
+    return guarded(this::pollAndStep);
+  }
+
+  private void pollAndStep() {
+    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+      handle(record);
+    }
+    step();
+  }
+
+  private boolean guarded(Runnable part) {
     try {
-      open();
-      while (running) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-          handle(record);
-        }
-        step();
-      }
+      part.run();
+      return true;
     } catch (WakeupException e) {
       if (running) {
         fail(new ConnectException("The coordinator's consumer was woken up unexpectedly", e));
@@ -146,6 +174,7 @@ public final class Coordinator implements AutoCloseable {
     } catch (Error e) {
       fail(new ConnectException("The coordinator failed: " + e, e));
     }
+    return false;
   }
 
   private void fail(RuntimeException error) {
@@ -159,7 +188,7 @@ public final class Coordinator implements AutoCloseable {
         e instanceof ConnectException ? e : new ConnectException("Coordinator failed: " + e, e);
   }
 
-  private void open() {
+  private void openClients() {
     producer =
         clients.producer(
             settings.coordinatorTransactionalId(), "floe-coordinator-" + settings.connectorName());

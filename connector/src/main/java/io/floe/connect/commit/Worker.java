@@ -119,6 +119,20 @@ public final class Worker implements AutoCloseable {
 
   /** Opens the control clients and starts answering. */
   public void start() {
+    openClients();
+    thread.start();
+    LOG.info(
+        "Worker of task {} started (transactional id {}, control topic {})",
+        settings.taskId(),
+        settings.workerTransactionalId(),
+        topic.name());
+  }
+
+  /**
+   * Opens the control clients at the end of the control topic. {@link #start} then runs {@link
+   * #turn} on the control thread until the worker stops; tests drive the same steps by hand.
+   */
+  void openClients() {
     producer =
         clients.producer(settings.workerTransactionalId(), "floe-worker-" + settings.taskId());
     producer.initTransactions();
@@ -128,12 +142,6 @@ public final class Worker implements AutoCloseable {
     for (TopicPartition partition : topic.partitions()) {
       consumer.position(partition); // resolve now: only cycles started from here on concern us
     }
-    thread.start();
-    LOG.info(
-        "Worker of task {} started (transactional id {}, control topic {})",
-        settings.taskId(),
-        settings.workerTransactionalId(),
-        topic.name());
   }
 
   /** Task thread: partitions were assigned. */
@@ -214,16 +222,28 @@ public final class Worker implements AutoCloseable {
   }
 
   private void run() {
+    boolean alive = true;
+    while (alive && running) {
+      alive = turn();
+    }
+  }
+
+  /**
+   * One turn of the control thread: polls the control topic once, answers what asks for an answer
+   * and sends an early commit request if one is due.
+   *
+   * @return false when the worker failed (then {@link #checkHealthy} throws)
+   */
+  boolean turn() {
     try {
-      while (running) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-          handle(record);
-        }
-        if (earlyRequested) {
-          earlyRequested = false;
-          requestCommit();
-        }
+      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+        handle(record);
       }
+      if (earlyRequested) {
+        earlyRequested = false;
+        requestCommit();
+      }
+      return true;
     } catch (org.apache.kafka.common.errors.WakeupException e) {
       if (running) {
         fail(new ConnectException("The worker's control consumer was woken up unexpectedly", e));
@@ -233,6 +253,7 @@ public final class Worker implements AutoCloseable {
     } catch (Error e) {
       fail(new ConnectException("The worker's control thread failed: " + e, e));
     }
+    return false;
   }
 
   private void fail(RuntimeException error) {

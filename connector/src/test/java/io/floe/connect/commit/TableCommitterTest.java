@@ -8,18 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.control.ControlTopic;
-import io.floe.connect.control.DataWritten;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -60,24 +55,9 @@ class TableCommitterTest {
     return new TableCommitter(catalog, GROUP, "orders", topic);
   }
 
-  private PendingEvent event(long controlOffset, UUID commitId, long records) throws IOException {
-    String location = table.location() + "/metadata/" + UUID.randomUUID() + "-m.avro";
-    ManifestWriter<DataFile> writer =
-        ManifestFiles.write(2, table.spec(), table.io().newOutputFile(location), null);
-    try (writer) {
-      writer.add(
-          DataFiles.builder(table.spec())
-              .withPath(table.location() + "/data/" + UUID.randomUUID() + ".parquet")
-              .withFormat(FileFormat.PARQUET)
-              .withRecordCount(records)
-              .withFileSizeInBytes(100 + records)
-              .build());
-    }
-    ManifestFile manifest = writer.toManifestFile();
+  private PendingEvent event(long controlOffset, UUID commitId, long records) {
     return new PendingEvent(
-        0,
-        controlOffset,
-        DataWritten.of(commitId, "db.orders", table.uuid(), manifest, 100 + records));
+        0, controlOffset, TestManifests.manifest(table, "db.orders", commitId, records).event());
   }
 
   private static TableCommitter.Cycle cycle(UUID id, List<PendingEvent> events, long position) {
