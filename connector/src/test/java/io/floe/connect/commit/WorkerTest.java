@@ -338,6 +338,22 @@ class WorkerTest {
   }
 
   @Test
+  void aPassingTransactionFailureIsForgottenOnceATransactionGoesThrough() {
+    worker.open(List.of(P0));
+    producer().commitTransactionException = new KafkaException("the broker is unreachable");
+    cycle();
+    producer().commitTransactionException = null;
+    cycle();
+    assertThat(answers()).hasSize(1);
+
+    clock.advance(RETRY_TIMEOUT_MS + 1);
+    producer().commitTransactionException = new KafkaException("the broker is unreachable");
+    cycle();
+
+    worker.checkHealthy();
+  }
+
+  @Test
   void anIdleAnswerDoesNotEndAnObjectStoreOutage() throws IOException {
     worker.open(List.of(P0, P1));
     objectStoreDown();
