@@ -91,6 +91,7 @@ public final class Worker implements AutoCloseable {
   private volatile boolean earlyRequested;
   private long bytesAtLastRequest;
   private long firstFailureMs = -1;
+  private boolean filesFailing;
   private long writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
 
   /**
@@ -303,7 +304,7 @@ public final class Worker implements AutoCloseable {
         handOver = writer.handOver();
       } catch (RuntimeException e) {
         // a file failed to close or upload: nothing of it may be committed
-        handOverFailed(commitId, writer.reset(), e);
+        handOverFailed(commitId, writer.reset(), e, true);
         return;
       } finally {
         metrics.writers(writer.counts());
@@ -313,7 +314,7 @@ public final class Worker implements AutoCloseable {
       try {
         written = manifests(commitId, handOver);
       } catch (RuntimeException e) {
-        handOverFailed(commitId, firstOffsets(handOver), e);
+        handOverFailed(commitId, firstOffsets(handOver), e, true);
         return;
       }
       try {
@@ -337,9 +338,10 @@ public final class Worker implements AutoCloseable {
             e);
       } catch (KafkaException e) {
         abortQuietly();
-        handOverFailed(commitId, firstOffsets(handOver), e);
+        handOverFailed(commitId, firstOffsets(handOver), e, false);
         return;
       }
+      handedOver(!written.isEmpty());
       long records = written.stream().mapToLong(DataWritten::recordCount).sum();
       if (written.isEmpty()) {
         LOG.debug(
@@ -350,9 +352,6 @@ public final class Worker implements AutoCloseable {
             clock.millis() - started);
         return;
       }
-      // files reached the object store and the transaction went through: failures are over
-      firstFailureMs = -1;
-      writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
       LOG.info(
           "Task {} answered cycle {}: {} manifests, {} records, {} partitions, in {} ms",
           settings.taskId(),
@@ -375,11 +374,27 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
+   * A transaction went through. That ends a run of failures, unless files failed in it and this
+   * hand-over had none: only files that reach the object store show that it is back.
+   */
+  private void handedOver(boolean withFiles) {
+    if (withFiles || !filesFailing) {
+      firstFailureMs = -1;
+      filesFailing = false;
+      writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
+    }
+  }
+
+  /**
    * A hand-over failed (files, manifests or the transaction): its partitions are read again on the
    * task thread's next {@code put}, unless failures have lasted longer than the retry timeout.
+   *
+   * @param files whether files or manifests failed, rather than the transaction
    */
-  private void handOverFailed(UUID commitId, Map<TopicPartition, Long> rewind, RuntimeException e) {
+  private void handOverFailed(
+      UUID commitId, Map<TopicPartition, Long> rewind, RuntimeException e, boolean files) {
     rewind.forEach((partition, offset) -> rewinds.merge(partition, offset, Math::min));
+    filesFailing |= files;
     checkRetryBudget("hand over its data", e);
     LOG.warn(
         "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
@@ -404,6 +419,7 @@ public final class Worker implements AutoCloseable {
           Math::min);
     }
     rewind.keySet().retainAll(assigned);
+    filesFailing = true;
     checkRetryBudget("write its data", e);
     long pause = writeBackoffMs;
     writeBackoffMs = Math.min(MAX_WRITE_BACKOFF_MS, writeBackoffMs * 2);
