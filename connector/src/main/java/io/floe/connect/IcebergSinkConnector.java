@@ -6,13 +6,16 @@ package io.floe.connect;
 
 import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.SourceIsolation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +34,13 @@ public class IcebergSinkConnector extends SinkConnector {
   @Override
   public void start(Map<String, String> props) {
     FloeSinkConfig config = new FloeSinkConfig(props);
+    Optional<String> isolation = SourceIsolation.problem(props);
+    if (isolation.isPresent()) {
+      throw new ConnectException(SourceIsolation.KEY + ": " + isolation.get());
+    }
+    if (!SourceIsolation.setInConnector(props)) {
+      LOG.warn(SourceIsolation.unsetWarning());
+    }
     this.props = Map.copyOf(props);
     LOG.info(
         "Starting Floe {} sink connector: tables={}, dynamic={}, catalog={}",

@@ -11,6 +11,8 @@ import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.ConfiguredKafkaClients;
 import io.floe.connect.errors.BadRecordPolicy;
+import io.floe.connect.metrics.MetricsRegistry;
+import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;
@@ -34,6 +36,7 @@ public class IcebergSinkTask extends SinkTask {
 
   private Catalog catalog;
   private Committer committer;
+  private TaskMetrics metrics;
   private Secrets secrets = Secrets.of(Map.of());
 
   @Override
@@ -66,14 +69,23 @@ public class IcebergSinkTask extends SinkTask {
                 config.taskIndex()),
             config.convertOptions(),
             outcomes);
+    MetricsRegistry registry = MetricsRegistry.forTask(config.connectorName(), context);
+    metrics =
+        new TaskMetrics(
+            registry,
+            config.taskIndex(),
+            config.writerMemoryBudgetBytes(),
+            outcomes::tombstones,
+            outcomes::deadLettered);
     committer =
         new Committer(
             config,
             catalog,
             context,
             new ConfiguredKafkaClients(config.kafkaProperties()),
-            Clock.systemUTC());
-    committer.start(writer, outcomes::awaitReported);
+            Clock.systemUTC(),
+            registry);
+    committer.start(writer, outcomes::awaitReported, metrics);
     LOG.info(
         "Started Floe {} sink task {}, catalog '{}'",
         version(),
@@ -155,6 +167,10 @@ public class IcebergSinkTask extends SinkTask {
     if (committer != null) {
       committer.close();
       committer = null;
+    }
+    if (metrics != null) {
+      metrics.close();
+      metrics = null;
     }
     if (catalog instanceof Closeable closeable) {
       try {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.stack.ConfigExamples;
+import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
@@ -17,7 +18,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +109,7 @@ class PluginDeploymentIT {
     for (Path example : examples) {
       Map<String, String> config = ConfigExamples.load(example);
       JsonNode answer = worker.rest().validate(config.get("connector.class"), config);
-      assertThat(errorsByKey(answer))
+      assertThat(ConnectRest.errorsByKey(answer))
           .as("validation errors of %s on %s", example.getFileName(), worker.runtime())
           .isEmpty();
       assertThat(answer.path("error_count").asInt()).isZero();
@@ -161,23 +161,10 @@ class PluginDeploymentIT {
   private void assertSingleError(
       ConnectWorker worker, Map<String, String> config, String key, String messagePart) {
     JsonNode answer = worker.rest().validate(CONNECTOR, config);
-    Map<String, List<String>> errors = errorsByKey(answer);
+    Map<String, List<String>> errors = ConnectRest.errorsByKey(answer);
     assertThat(errors).as("errors for a config broken at %s", key).containsOnlyKeys(key);
     assertThat(errors.get(key)).hasSize(1).first().asString().contains(messagePart);
     assertThat(answer.path("error_count").asInt()).isEqualTo(1);
-  }
-
-  private static Map<String, List<String>> errorsByKey(JsonNode validation) {
-    Map<String, List<String>> errors = new HashMap<>();
-    for (JsonNode config : validation.path("configs")) {
-      JsonNode value = config.path("value");
-      List<String> messages = new ArrayList<>();
-      value.path("errors").forEach(m -> messages.add(m.asText()));
-      if (!messages.isEmpty()) {
-        errors.put(value.path("name").asText(), messages);
-      }
-    }
-    return errors;
   }
 
   private void deploysAndRuns(ConnectWorker worker, KafkaRuntime runtime) throws IOException {

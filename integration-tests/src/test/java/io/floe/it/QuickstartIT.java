@@ -4,23 +4,40 @@
  */
 package io.floe.it;
 
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.it.quickstart.Quickstart;
+import io.floe.it.quickstart.SampleEvents;
 import io.floe.it.stack.StackDirs;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
-/** The README's first command keeps working: the quickstart runs end to end. */
+/**
+ * The README's first command keeps working: the quickstart runs end to end, and its table has
+ * followed the sample events' schema change (the {@code country} column, null for the v1 events).
+ */
 class QuickstartIT {
 
   @Test
   void quickstartRunsTheEmbeddedStackEndToEnd() {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
-    Quickstart.Outcome outcome = new Quickstart(StackDirs.newServiceDir("quickstart"), out).run();
+    Quickstart quickstart = new Quickstart(StackDirs.newServiceDir("quickstart"), out);
+    Quickstart.Outcome outcome = quickstart.run();
     String printed = buffer.toString(StandardCharsets.UTF_8);
     System.out.print(printed);
 
@@ -28,6 +45,43 @@ class QuickstartIT {
     assertThat(outcome)
         .as("quickstart outcome; it printed:%n%s", printed)
         .isEqualTo(Quickstart.Outcome.TABLE_WRITTEN);
-    assertThat(printed).contains("101 row(s)");
+    assertThat(printed).contains("101 row(s)").contains("country");
+
+    Types.StructType schema = quickstart.readTable(table -> table.schema().asStruct());
+    assertThat(schema)
+        .isEqualTo(
+            Types.StructType.of(
+                required(1, "id", Types.LongType.get()),
+                required(2, "user", Types.StringType.get()),
+                required(3, "page", Types.StringType.get()),
+                required(4, "ts", Types.TimestampType.withZone()),
+                optional(5, "country", Types.StringType.get())));
+    List<Record> rows = quickstart.readTable(QuickstartIT::rowsById);
+    List<SampleEvents.Event> sent = SampleEvents.events(Quickstart.EVENTS_PER_VERSION);
+    assertThat(rows).hasSize(sent.size());
+    OffsetDateTime first = (OffsetDateTime) rows.get(0).getField("ts");
+    long withCountry = 0;
+    for (int i = 0; i < sent.size(); i++) {
+      SampleEvents.Event event = sent.get(i);
+      Record row = rows.get(i);
+      assertThat(row.getField("id")).isEqualTo(event.id());
+      assertThat(row.getField("user")).as("user of %d", i).isEqualTo(event.user());
+      assertThat(row.getField("page")).as("page of %d", i).isEqualTo(event.page());
+      assertThat(row.getField("country")).as("country of %d", i).isEqualTo(event.country());
+      assertThat(row.getField("ts")).as("ts of %d", i).isEqualTo(first.plusSeconds(event.id()));
+      withCountry += event.country() == null ? 0 : 1;
+    }
+    assertThat(withCountry).isEqualTo(Quickstart.EVENTS_PER_VERSION + 1);
+  }
+
+  private static List<Record> rowsById(org.apache.iceberg.Table table) {
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      records.forEach(rows::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    rows.sort(Comparator.comparing(row -> (Long) row.getField("id")));
+    return rows;
   }
 }

@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads tables, and creates missing ones when {@code iceberg.tables.auto-create-enabled} is on:
- * with the table's partition spec and {@code auto-create-props.*}, in a namespace created when
- * missing. Tasks creating the same table at once converge: the loser of the race loads the winner's
- * table.
+ * with the table's partition spec, identifier fields ({@code id-columns}) and {@code
+ * auto-create-props.*}, in a namespace created when missing. Tasks creating the same table at once
+ * converge: the loser of the race loads the winner's table.
  */
 public final class TableProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TableProvider.class);
@@ -58,7 +58,8 @@ public final class TableProvider {
    * The table, created from {@code schema} when missing and auto-create is on.
    *
    * @throws ConnectException when the table is missing and auto-create is off, or the table's
-   *     partition spec does not fit the schema: both need the operator, not a retry
+   *     partition spec or identifier columns do not fit the schema: these need the operator, not a
+   *     retry
    */
   public Table loadOrCreate(String table, Schema schema) {
     Optional<Table> existing = load(table);
@@ -78,7 +79,8 @@ public final class TableProvider {
     return create(TableIdentifier.parse(table), schema, config.tableConfig(table));
   }
 
-  private Table create(TableIdentifier id, Schema schema, TableConfig tableConfig) {
+  private Table create(TableIdentifier id, Schema recordSchema, TableConfig tableConfig) {
+    Schema schema = IdentifierColumns.on(id.toString(), recordSchema, tableConfig.idColumns());
     PartitionSpec spec;
     try {
       spec = tableConfig.partitionBy().toSpec(schema);
@@ -103,9 +105,10 @@ public final class TableProvider {
       Table created =
           catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create();
       LOG.info(
-          "Created table {} (partitioned by {}) with schema {}",
+          "Created table {} (partitioned by {}, identifier fields {}) with schema {}",
           id,
           tableConfig.partitionBy(),
+          created.schema().identifierFieldNames(),
           created.schema().asStruct());
       return created;
     } catch (RuntimeException e) {

@@ -45,9 +45,17 @@ final class CommitMarks {
    * @param topicId the control topic's id, from the summary
    * @param offsets the position per control partition
    * @param snapshotId the snapshot that holds it
+   * @param timestampMs when that snapshot was committed
    * @param validThroughMs its watermark, if any
+   * @param sourceOffsets the next source offsets it recorded, by partition (empty if none)
    */
-  record Mark(String topicId, Map<Integer, Long> offsets, long snapshotId, Long validThroughMs) {}
+  record Mark(
+      String topicId,
+      Map<Integer, Long> offsets,
+      long snapshotId,
+      long timestampMs,
+      Long validThroughMs,
+      Map<TopicPartition, Long> sourceOffsets) {}
 
   /** The newest mark of {@code groupId} on the table's main branch, if it has one. */
   static Optional<Mark> latest(Table table, String groupId) {
@@ -80,7 +88,9 @@ final class CommitMarks {
               node.get("topic-id").asText(),
               offsets,
               snapshot.snapshotId(),
-              validThrough == null ? null : Long.parseLong(validThrough)));
+              snapshot.timestampMillis(),
+              validThrough == null ? null : Long.parseLong(validThrough),
+              readSourceOffsets(snapshot.summary().get(SOURCE_OFFSETS + groupId))));
     } catch (JsonProcessingException | RuntimeException e) {
       throw new ConnectException(
           "Snapshot "
@@ -92,6 +102,22 @@ final class CommitMarks {
               + e.getMessage(),
           e);
     }
+  }
+
+  private static Map<TopicPartition, Long> readSourceOffsets(String json)
+      throws JsonProcessingException {
+    Map<TopicPartition, Long> offsets = new java.util.HashMap<>();
+    if (json == null) {
+      return offsets;
+    }
+    for (Map.Entry<String, JsonNode> topic : JsonUtil.mapper().readTree(json).properties()) {
+      for (Map.Entry<String, JsonNode> partition : topic.getValue().properties()) {
+        offsets.put(
+            new TopicPartition(topic.getKey(), Integer.parseInt(partition.getKey())),
+            partition.getValue().asLong());
+      }
+    }
+    return offsets;
   }
 
   static String controlOffsets(String topic, String topicId, Map<Integer, Long> offsets) {

@@ -7,6 +7,9 @@ package io.floe.connect.commit;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.KafkaClients;
+import io.floe.connect.metrics.CoordinatorMetrics;
+import io.floe.connect.metrics.MetricsRegistry;
+import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.SinkWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +53,7 @@ public final class Committer implements AutoCloseable {
   private final SinkTaskContext context;
   private final KafkaClients clients;
   private final Clock clock;
+  private final MetricsRegistry metrics;
   private Admin admin;
   private ControlTopic topic;
   private String groupId;
@@ -62,24 +66,26 @@ public final class Committer implements AutoCloseable {
       Catalog catalog,
       SinkTaskContext context,
       KafkaClients clients,
-      Clock clock) {
+      Clock clock,
+      MetricsRegistry metrics) {
     this.config = config;
     this.settings = ControlSettings.of(config);
     this.catalog = catalog;
     this.context = context;
     this.clients = clients;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   /** Task thread, in {@code start}: finds or creates the control topic and starts the worker. */
-  public void start(SinkWriter writer, Runnable awaitReported) {
+  public void start(SinkWriter writer, Runnable awaitReported, TaskMetrics taskMetrics) {
     config.kafkaBootstrapServers();
     Supplier<ConsumerGroupMetadata> group = ConnectConsumerAccess.groupMetadata(context);
     groupId = group.get().groupId();
     admin = clients.admin("floe-admin-" + settings.taskId());
     topic = ControlTopic.ensure(admin, config.controlTopic());
     electionPartition = electionPartition();
-    worker = new Worker(settings, writer, awaitReported, clients, topic, group, clock);
+    worker = new Worker(settings, writer, awaitReported, clients, topic, group, clock, taskMetrics);
     worker.start();
     LOG.info(
         "Task {} of group {} uses control topic {} (id {}); the coordinator runs in the task that"
@@ -96,7 +102,14 @@ public final class Committer implements AutoCloseable {
     if (partitions.contains(electionPartition) && coordinator == null) {
       coordinator =
           new Coordinator(
-              settings, groupId, catalog, clients, topic, this::sourcePartitions, clock);
+              settings,
+              groupId,
+              catalog,
+              clients,
+              topic,
+              this::sourcePartitions,
+              clock,
+              new CoordinatorMetrics(metrics, clock));
       coordinator.start();
       LOG.info("Task {} owns {} and runs the coordinator", settings.taskId(), electionPartition);
     }

@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The commit protocol's settings of one task.
@@ -19,6 +20,7 @@ import java.time.Duration;
  * @param retryTimeout how long retriable commit failures are retried
  * @param bufferBytes pending bytes at which a worker asks for an early cycle
  * @param secrets the connector's secret values, masked in what the control threads log and throw
+ * @param tables the configured (static) tables, whose metrics the coordinator restores at start
  */
 public record ControlSettings(
     String connectorName,
@@ -28,7 +30,8 @@ public record ControlSettings(
     Duration commitTimeout,
     Duration retryTimeout,
     long bufferBytes,
-    Secrets secrets) {
+    Secrets secrets,
+    List<String> tables) {
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
@@ -39,7 +42,8 @@ public record ControlSettings(
         config.commitTimeout(),
         config.commitRetryTimeout(),
         config.commitBufferBytes(),
-        config.secrets());
+        config.secrets(),
+        List.copyOf(config.tables()));
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

@@ -14,9 +14,12 @@ import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.metrics.CoordinatorMetrics;
+import io.floe.connect.metrics.TableMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -72,8 +75,10 @@ public final class Coordinator implements AutoCloseable {
   private final EventCodec codec = new EventCodec();
   private final CycleTracker tracker;
   private final TableCommitter committer;
+  private final CoordinatorMetrics metrics;
   private final List<PendingEvent> pending = new ArrayList<>();
   private final Thread thread;
+  private volatile Thread restore;
   private Producer<byte[], byte[]> producer;
   private volatile Consumer<byte[], byte[]> consumer;
   private volatile boolean running = true;
@@ -86,6 +91,7 @@ public final class Coordinator implements AutoCloseable {
   /**
    * @param groupId the Connect consumer group of the connector: names its events and its marks
    * @param sourcePartitions every partition of the connector's source topics, asked at each cycle
+   * @param metrics the coordinator's metrics, closed with it
    */
   public Coordinator(
       ControlSettings settings,
@@ -94,13 +100,15 @@ public final class Coordinator implements AutoCloseable {
       KafkaClients clients,
       ControlTopic topic,
       Supplier<Set<TopicPartition>> sourcePartitions,
-      Clock clock) {
+      Clock clock,
+      CoordinatorMetrics metrics) {
     this.settings = settings;
     this.groupId = groupId;
     this.clients = clients;
     this.topic = topic;
     this.sourcePartitions = sourcePartitions;
     this.clock = clock;
+    this.metrics = metrics;
     this.tracker = new CycleTracker(settings.commitInterval(), settings.commitTimeout(), clock);
     this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic);
     this.thread = new Thread(this::run, "floe-coordinator-" + settings.connectorName());
@@ -120,14 +128,47 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void run() {
+    boolean alive = open();
+    while (alive && running) {
+      alive = turn();
+    }
+  }
+
+  /**
+   * Opens the control clients, as the thread does first. The thread's loop is {@link #open} then
+   * {@link #turn} until it stops; tests drive the same steps by hand on an injected clock.
+   *
+   * @return false when it failed (then {@link #checkHealthy} throws)
+   */
+  boolean open() {
+    return guarded(
+        () -> {
+          openClients();
+          startRestoringTableMetrics();
+        });
+  }
+
+  /**
+   * One turn of the loop: polls the control topic once, then advances the cycle.
+   *
+   * @return false when the coordinator failed (then {@link #checkHealthy} throws)
+   */
+  boolean turn() {
+    return guarded(this::pollAndStep);
+  }
+
+  private void pollAndStep() {
+    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+      handle(record);
+    }
+    metrics.controlTopicLag(controlTopicLag());
+    step();
+  }
+
+  private boolean guarded(Runnable part) {
     try {
-      open();
-      while (running) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-          handle(record);
-        }
-        step();
-      }
+      part.run();
+      return true;
     } catch (WakeupException e) {
       if (running) {
         fail(new ConnectException("The coordinator's consumer was woken up unexpectedly", e));
@@ -146,6 +187,7 @@ public final class Coordinator implements AutoCloseable {
     } catch (Error e) {
       fail(new ConnectException("The coordinator failed: " + e, e));
     }
+    return false;
   }
 
   private void fail(RuntimeException error) {
@@ -159,7 +201,44 @@ public final class Coordinator implements AutoCloseable {
         e instanceof ConnectException ? e : new ConnectException("Coordinator failed: " + e, e);
   }
 
-  private void open() {
+  /**
+   * Shows the configured tables' last commits until this coordinator commits them. It runs beside
+   * the loop: reading a table can take minutes while the catalog or its object store is down, and
+   * the cycles must go on meanwhile (workers learn of failures only by being asked to hand over).
+   */
+  private void startRestoringTableMetrics() {
+    restore =
+        new Thread(
+            this::restoreTableMetrics, "floe-coordinator-metrics-" + settings.connectorName());
+    restore.setDaemon(true);
+    restore.start();
+  }
+
+  /** Waits until the tables' last commits are shown in the metrics (for tests). */
+  void awaitTableMetricsRestored() throws InterruptedException {
+    restore.join();
+  }
+
+  private void restoreTableMetrics() {
+    for (String table : settings.tables()) {
+      if (!running) {
+        return;
+      }
+      try {
+        committer
+            .lastCommit(table)
+            .ifPresent(
+                mark ->
+                    metrics
+                        .table(table)
+                        .restored(mark.snapshotId(), mark.timestampMs(), mark.validThroughMs()));
+      } catch (RuntimeException e) {
+        LOG.debug("No last commit of table {} to show in its metrics: {}", table, e.toString());
+      }
+    }
+  }
+
+  private void openClients() {
     producer =
         clients.producer(
             settings.coordinatorTransactionalId(), "floe-coordinator-" + settings.connectorName());
@@ -187,6 +266,18 @@ public final class Coordinator implements AutoCloseable {
         committed.values().stream().anyMatch(o -> o != null) ? committed : "the earliest offset",
         settings.commitInterval().toMillis(),
         settings.commitTimeout().toMillis());
+  }
+
+  /** Committed control records not read yet, as far as the consumer knows without a request. */
+  private long controlTopicLag() {
+    long lag = 0;
+    for (TopicPartition partition : topic.partitions()) {
+      OptionalLong partitionLag = consumer.currentLag(partition);
+      if (partitionLag.isPresent()) {
+        lag += partitionLag.getAsLong();
+      }
+    }
+    return lag;
   }
 
   private void handle(ConsumerRecord<byte[], byte[]> record) {
@@ -233,13 +324,17 @@ public final class Coordinator implements AutoCloseable {
               tracker.answeredCount(),
               tracker.expectedCount());
         }
+        boolean timedOut = !tracker.complete();
+        metrics.cycleFinished(
+            timedOut, tracker.workersAnswered(), tracker.answeredCount(), tracker.expectedCount());
         TableCommitter.Cycle cycle =
             new TableCommitter.Cycle(
                 tracker.commitId(),
                 TableCommitter.byTable(pending),
                 position(),
                 tracker.sourceOffsets(),
-                tracker.validThroughMs());
+                tracker.validThroughMs(),
+                timedOut);
         tracker.finish();
         commit(cycle);
       }
@@ -254,7 +349,8 @@ public final class Coordinator implements AutoCloseable {
         TableCommitter.byTable(pending),
         position(),
         cycle.sourceOffsets(),
-        cycle.validThroughMs());
+        cycle.validThroughMs(),
+        cycle.partial());
   }
 
   private void startCycle() {
@@ -272,6 +368,7 @@ public final class Coordinator implements AutoCloseable {
     producer.send(record(new StartCommit(commitId)));
     producer.commitTransaction();
     tracker.start(commitId, expected);
+    metrics.cycleStarted();
     LOG.debug("Started cycle {} for {} source partitions", commitId, expected.size());
   }
 
@@ -286,26 +383,17 @@ public final class Coordinator implements AutoCloseable {
   private void commit(TableCommitter.Cycle cycle) {
     long started = clock.millis();
     TableCommitter.Outcome outcome = committer.commit(cycle);
+    long durationMs = clock.millis() - started;
     outcome
         .committed()
         .forEach(
             (table, result) -> {
               pending.removeIf(event -> event.event().table().equals(table));
               if (result.snapshot() != null) {
-                LOG.info(
-                    "Committed table {}: snapshot {}, commit {}, {} files, {} records, {} bytes,"
-                        + " source offsets {}, valid through {}, in {} ms",
-                    table,
-                    result.snapshot().snapshotId(),
-                    cycle.commitId(),
-                    result.files(),
-                    result.records(),
-                    result.bytes(),
-                    cycle.sourceOffsets(),
-                    cycle.validThroughMs().isPresent() ? cycle.validThroughMs().getAsLong() : "-",
-                    clock.millis() - started);
+                committed(table, result, cycle, durationMs);
               }
             });
+    outcome.failures().keySet().forEach(table -> metrics.table(table).failed());
     if (outcome.failures().isEmpty()) {
       retrying = null;
       firstFailureMs = -1;
@@ -314,6 +402,36 @@ public final class Coordinator implements AutoCloseable {
       return;
     }
     failed(cycle, outcome.failures());
+  }
+
+  private void committed(
+      String table,
+      TableCommitter.TableResult result,
+      TableCommitter.Cycle cycle,
+      long durationMs) {
+    Long validThrough = result.validThroughMs();
+    LOG.info(
+        "Committed table {}: snapshot {}, commit {}, {} files, {} records, {} bytes, source offsets"
+            + " {}, valid through {}, in {} ms{}",
+        table,
+        result.snapshot().snapshotId(),
+        cycle.commitId(),
+        result.files(),
+        result.records(),
+        result.bytes(),
+        SourceRanges.describe(result.previousSourceOffsets(), cycle.sourceOffsets()),
+        validThrough == null ? "-" : Instant.ofEpochMilli(validThrough),
+        durationMs,
+        cycle.partial() ? " (partial: the cycle timed out)" : "");
+    TableMetrics tableMetrics = metrics.table(table);
+    tableMetrics.committed(
+        result.snapshot().snapshotId(),
+        result.records(),
+        result.files(),
+        result.bytes(),
+        durationMs,
+        validThrough,
+        cycle.partial());
   }
 
   private void failed(TableCommitter.Cycle cycle, Map<String, RuntimeException> failures) {
@@ -410,6 +528,7 @@ public final class Coordinator implements AutoCloseable {
     if (producer != null) {
       producer.close(Duration.ofSeconds(5));
     }
+    metrics.close();
     LOG.info("Coordinator of connector {} stopped", settings.connectorName());
   }
 }

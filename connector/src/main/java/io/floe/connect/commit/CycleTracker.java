@@ -31,6 +31,7 @@ final class CycleTracker {
   private UUID commitId;
   private Set<TopicPartition> expected = Set.of();
   private long startedMs;
+  private int workersAnswered;
 
   CycleTracker(Duration interval, Duration timeout, Clock clock) {
     this.interval = interval;
@@ -71,6 +72,7 @@ final class CycleTracker {
     commitId = id;
     expected = Set.copyOf(expectedPartitions);
     answered.clear();
+    workersAnswered = 0;
     startedMs = clock.millis();
     lastStartMs = startedMs;
     earlyRequested = false;
@@ -81,6 +83,7 @@ final class CycleTracker {
     if (!id.equals(commitId)) {
       return;
     }
+    workersAnswered++;
     for (PartitionOffset partition : partitions) {
       answered.put(new TopicPartition(partition.topic(), partition.partition()), partition);
     }
@@ -101,6 +104,11 @@ final class CycleTracker {
 
   int answeredCount() {
     return answered.size();
+  }
+
+  /** Answers (one per worker) taken for the current cycle. */
+  int workersAnswered() {
+    return workersAnswered;
   }
 
   int expectedCount() {

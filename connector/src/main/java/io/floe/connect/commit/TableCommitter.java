@@ -63,13 +63,15 @@ final class TableCommitter {
    * @param controlPosition the control-topic position every pending event is below
    * @param sourceOffsets the source offsets the cycle's answers reported
    * @param validThroughMs the cycle's watermark, for a complete cycle
+   * @param partial whether the cycle timed out before every source partition answered
    */
   record Cycle(
       UUID commitId,
       Map<String, List<PendingEvent>> events,
       Map<Integer, Long> controlPosition,
       Map<TopicPartition, Long> sourceOffsets,
-      OptionalLong validThroughMs) {}
+      OptionalLong validThroughMs,
+      boolean partial) {}
 
   /**
    * The tables committed by a call.
@@ -80,12 +82,36 @@ final class TableCommitter {
    */
   record Outcome(Map<String, TableResult> committed, Map<String, RuntimeException> failures) {}
 
-  /** A table's part of a commit. */
-  record TableResult(Snapshot snapshot, int manifests, long files, long records, long bytes) {}
+  /**
+   * A table's part of a commit.
+   *
+   * @param snapshot the new snapshot, null if nothing was committed
+   * @param validThroughMs the table's watermark after the commit, null if it has none
+   * @param previousSourceOffsets the source offsets of the table's previous commit of this
+   *     connector, where the ranges of this one start
+   */
+  record TableResult(
+      Snapshot snapshot,
+      int manifests,
+      long files,
+      long records,
+      long bytes,
+      Long validThroughMs,
+      Map<TopicPartition, Long> previousSourceOffsets) {
+
+    static TableResult nothing() {
+      return new TableResult(null, 0, 0, 0, 0, null, Map.of());
+    }
+  }
 
   /** A prepared table commit: the fresh table, the events still to commit, the base mark. */
   private record Prepared(
       String name, Table table, List<PendingEvent> events, Optional<CommitMarks.Mark> base) {}
+
+  /** The table's last commit of this connector, if it has one. */
+  Optional<CommitMarks.Mark> lastCommit(String table) {
+    return CommitMarks.latest(catalog.loadTable(TableIdentifier.parse(table)), groupId);
+  }
 
   Outcome commit(Cycle cycle) {
     Map<String, TableResult> committed = new LinkedHashMap<>();
@@ -95,7 +121,7 @@ final class TableCommitter {
       try {
         Prepared table = prepare(entry.getKey(), entry.getValue());
         if (table.events().isEmpty()) {
-          committed.put(entry.getKey(), new TableResult(null, 0, 0, 0, 0));
+          committed.put(entry.getKey(), TableResult.nothing());
         } else {
           prepared.add(table);
         }
@@ -103,7 +129,13 @@ final class TableCommitter {
         failures.put(entry.getKey(), e);
       }
     }
-    if (catalog instanceof RESTCatalog rest && prepared.size() > 1 && failures.isEmpty()) {
+    if (catalog instanceof RESTCatalog && !failures.isEmpty() && !prepared.isEmpty()) {
+      // all of the cycle's tables or none: those ready wait for the ones that failed
+      RuntimeException cause = failures.values().iterator().next();
+      prepared.forEach(table -> failures.put(table.name(), cause));
+      return new Outcome(committed, failures);
+    }
+    if (catalog instanceof RESTCatalog rest && prepared.size() > 1) {
       try {
         committed.putAll(commitAtomically(rest, prepared, cycle));
       } catch (RuntimeException e) {
@@ -230,7 +262,14 @@ final class TableCommitter {
     }
     Long expectedBase = prepared.base().map(CommitMarks.Mark::snapshotId).orElse(null);
     append.validateWith(new NoCommitSince(groupId, expectedBase));
-    return new TableResult(null, prepared.events().size(), files, records, bytes);
+    return new TableResult(
+        null,
+        prepared.events().size(),
+        files,
+        records,
+        bytes,
+        validThrough,
+        prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
   }
 
   private static TableResult withSnapshot(TableResult result, Table table, UUID commitId) {
@@ -244,7 +283,13 @@ final class TableCommitter {
       }
     }
     return new TableResult(
-        snapshot, result.manifests(), result.files(), result.records(), result.bytes());
+        snapshot,
+        result.manifests(),
+        result.files(),
+        result.records(),
+        result.bytes(),
+        result.validThroughMs(),
+        result.previousSourceOffsets());
   }
 
   /**

@@ -14,11 +14,13 @@ import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.HandOver;
 import io.floe.connect.write.Manifests;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.SourcePosition;
 import io.floe.connect.write.TableFiles;
+import io.floe.connect.write.WriteFailedException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,11 +60,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The two threads share the writer under one lock. If a transaction fails, the offsets it
  * carried did not move: the partitions are rewound to the first record of the hand-over on the task
- * thread's next {@code put}, and their data is written again.
+ * thread's next {@code put}, and their data is written again. The same happens when files cannot be
+ * written, closed or uploaded (the object store is down): the writers drop everything since the
+ * last hand-over and start afresh. Failures that last longer than the retry timeout fail the task.
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  private static final long FIRST_WRITE_BACKOFF_MS = 500;
+  private static final long MAX_WRITE_BACKOFF_MS = 5_000;
 
   private final ControlSettings settings;
   private final SinkWriter writer;
@@ -71,6 +77,7 @@ public final class Worker implements AutoCloseable {
   private final ControlTopic topic;
   private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
   private final Clock clock;
+  private final TaskMetrics metrics;
   private final EventCodec codec = new EventCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
@@ -84,12 +91,15 @@ public final class Worker implements AutoCloseable {
   private volatile boolean earlyRequested;
   private long bytesAtLastRequest;
   private long firstFailureMs = -1;
+  private boolean filesFailing;
+  private long writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
 
   /**
    * @param writer the task's writer
    * @param awaitReported blocks until every record reported to the dead-letter path so far is
    *     acknowledged; called before a hand-over's offsets go into a transaction (R5)
    * @param groupMetadata the Connect consumer's group metadata; read on the task thread only
+   * @param metrics the task's metrics, given the writer's counters after each batch and hand-over
    */
   public Worker(
       ControlSettings settings,
@@ -98,7 +108,8 @@ public final class Worker implements AutoCloseable {
       KafkaClients clients,
       ControlTopic topic,
       Supplier<ConsumerGroupMetadata> groupMetadata,
-      Clock clock) {
+      Clock clock,
+      TaskMetrics metrics) {
     this.settings = settings;
     this.writer = writer;
     this.awaitReported = awaitReported;
@@ -106,6 +117,7 @@ public final class Worker implements AutoCloseable {
     this.topic = topic;
     this.groupMetadataSource = groupMetadata;
     this.clock = clock;
+    this.metrics = metrics;
     this.groupMetadata = groupMetadata.get();
     this.thread = new Thread(this::run, "floe-worker-" + settings.taskId());
     this.thread.setDaemon(true);
@@ -113,6 +125,20 @@ public final class Worker implements AutoCloseable {
 
   /** Opens the control clients and starts answering. */
   public void start() {
+    openClients();
+    thread.start();
+    LOG.info(
+        "Worker of task {} started (transactional id {}, control topic {})",
+        settings.taskId(),
+        settings.workerTransactionalId(),
+        topic.name());
+  }
+
+  /**
+   * Opens the control clients at the end of the control topic. {@link #start} then runs {@link
+   * #turn} on the control thread until the worker stops; tests drive the same steps by hand.
+   */
+  void openClients() {
     producer =
         clients.producer(settings.workerTransactionalId(), "floe-worker-" + settings.taskId());
     producer.initTransactions();
@@ -122,12 +148,6 @@ public final class Worker implements AutoCloseable {
     for (TopicPartition partition : topic.partitions()) {
       consumer.position(partition); // resolve now: only cycles started from here on concern us
     }
-    thread.start();
-    LOG.info(
-        "Worker of task {} started (transactional id {}, control topic {})",
-        settings.taskId(),
-        settings.workerTransactionalId(),
-        topic.name());
   }
 
   /** Task thread: partitions were assigned. */
@@ -152,6 +172,7 @@ public final class Worker implements AutoCloseable {
     try {
       assigned.removeAll(partitions);
       Map<TopicPartition, Long> rewind = new HashMap<>(writer.abandon(partitions));
+      metrics.writers(writer.counts());
       partitions.forEach(rewinds::remove);
       rewind.putAll(takeRewinds());
       return rewind;
@@ -167,12 +188,19 @@ public final class Worker implements AutoCloseable {
    */
   public Map<TopicPartition, Long> put(Collection<SinkRecord> records) {
     checkHealthy();
+    metrics.received(records.size());
     lock.lock();
     try {
       groupMetadata = groupMetadataSource.get();
       Map<TopicPartition, Long> rewind = takeRewinds();
       if (rewind.isEmpty()) {
-        writer.write(records);
+        try {
+          writer.write(records);
+        } catch (WriteFailedException e) {
+          rewind = writeFailed(records, e);
+        } finally {
+          metrics.writers(writer.counts());
+        }
       } else {
         // the batch may lie after the rewind point: drop it, it will be delivered again
         LOG.info("Task {} rewinds {} after a failed hand-over", settings.taskId(), rewind);
@@ -204,16 +232,28 @@ public final class Worker implements AutoCloseable {
   }
 
   private void run() {
+    boolean alive = true;
+    while (alive && running) {
+      alive = turn();
+    }
+  }
+
+  /**
+   * One turn of the control thread: polls the control topic once, answers what asks for an answer
+   * and sends an early commit request if one is due.
+   *
+   * @return false when the worker failed (then {@link #checkHealthy} throws)
+   */
+  boolean turn() {
     try {
-      while (running) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-          handle(record);
-        }
-        if (earlyRequested) {
-          earlyRequested = false;
-          requestCommit();
-        }
+      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+        handle(record);
       }
+      if (earlyRequested) {
+        earlyRequested = false;
+        requestCommit();
+      }
+      return true;
     } catch (org.apache.kafka.common.errors.WakeupException e) {
       if (running) {
         fail(new ConnectException("The worker's control consumer was woken up unexpectedly", e));
@@ -223,6 +263,7 @@ public final class Worker implements AutoCloseable {
     } catch (Error e) {
       fail(new ConnectException("The worker's control thread failed: " + e, e));
     }
+    return false;
   }
 
   private void fail(RuntimeException error) {
@@ -258,11 +299,25 @@ public final class Worker implements AutoCloseable {
     lock.lock();
     try {
       awaitReported.run();
-      HandOver handOver = writer.handOver();
-      List<DataWritten> written;
+      HandOver handOver;
+      try {
+        handOver = writer.handOver();
+      } catch (RuntimeException e) {
+        // a file failed to close or upload: nothing of it may be committed
+        handOverFailed(commitId, writer.reset(), e, true);
+        return;
+      } finally {
+        metrics.writers(writer.counts());
+      }
       List<PartitionOffset> offsets = partitionOffsets(handOver);
+      List<DataWritten> written;
       try {
         written = manifests(commitId, handOver);
+      } catch (RuntimeException e) {
+        handOverFailed(commitId, firstOffsets(handOver), e, true);
+        return;
+      }
+      try {
         send(commitId, written, offsets, handOver.positions());
       } catch (ProducerFencedException | InvalidProducerEpochException e) {
         throw new ConnectException(
@@ -283,19 +338,10 @@ public final class Worker implements AutoCloseable {
             e);
       } catch (KafkaException e) {
         abortQuietly();
-        handOver
-            .positions()
-            .forEach(
-                (partition, position) ->
-                    rewinds.merge(partition, position.firstOffset(), Math::min));
-        LOG.warn(
-            "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
-            settings.taskId(),
-            commitId,
-            settings.secrets().mask(e.toString()),
-            handOver.positions().size());
+        handOverFailed(commitId, firstOffsets(handOver), e, false);
         return;
       }
+      handedOver(!written.isEmpty());
       long records = written.stream().mapToLong(DataWritten::recordCount).sum();
       if (written.isEmpty()) {
         LOG.debug(
@@ -319,7 +365,80 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private void handOverFailed(UUID commitId, HandOver handOver, RuntimeException e) {
+  private static Map<TopicPartition, Long> firstOffsets(HandOver handOver) {
+    Map<TopicPartition, Long> first = new HashMap<>();
+    handOver
+        .positions()
+        .forEach((partition, position) -> first.put(partition, position.firstOffset()));
+    return first;
+  }
+
+  /**
+   * A transaction went through. That ends a run of failures, unless files failed in it and this
+   * hand-over had none: only files that reach the object store show that it is back.
+   */
+  private void handedOver(boolean withFiles) {
+    if (withFiles || !filesFailing) {
+      firstFailureMs = -1;
+      filesFailing = false;
+      writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
+    }
+  }
+
+  /**
+   * A hand-over failed (files, manifests or the transaction): its partitions are read again on the
+   * task thread's next {@code put}, unless failures have lasted longer than the retry timeout.
+   *
+   * @param files whether files or manifests failed, rather than the transaction
+   */
+  private void handOverFailed(
+      UUID commitId, Map<TopicPartition, Long> rewind, RuntimeException e, boolean files) {
+    rewind.forEach((partition, offset) -> rewinds.merge(partition, offset, Math::min));
+    filesFailing |= files;
+    checkRetryBudget("hand over its data", e);
+    LOG.warn(
+        "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
+        settings.taskId(),
+        commitId,
+        settings.secrets().mask(e.toString()),
+        rewind.size());
+  }
+
+  /**
+   * Writing a batch failed for a reason that is not the records' (a data file could not be rolled
+   * or uploaded): everything since the last hand-over is dropped, and the partitions it came from
+   * and those of the batch are read again after a pause.
+   */
+  private Map<TopicPartition, Long> writeFailed(
+      Collection<SinkRecord> records, WriteFailedException e) {
+    Map<TopicPartition, Long> rewind = new HashMap<>(writer.reset());
+    for (SinkRecord record : records) {
+      rewind.merge(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          record.originalKafkaOffset(),
+          Math::min);
+    }
+    rewind.keySet().retainAll(assigned);
+    filesFailing = true;
+    checkRetryBudget("write its data", e);
+    long pause = writeBackoffMs;
+    writeBackoffMs = Math.min(MAX_WRITE_BACKOFF_MS, writeBackoffMs * 2);
+    LOG.warn(
+        "Task {} could not write ({}); it drops what it wrote since its last hand-over and reads"
+            + " {} partitions again in {} ms",
+        settings.taskId(),
+        settings.secrets().mask(e.getMessage()),
+        rewind.size(),
+        pause);
+    try {
+      Thread.sleep(pause);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return rewind;
+  }
+
+  private void checkRetryBudget(String what, RuntimeException e) {
     long now = clock.millis();
     if (firstFailureMs < 0) {
       firstFailureMs = now;
@@ -328,22 +447,19 @@ public final class Worker implements AutoCloseable {
       throw new ConnectException(
           "Task "
               + settings.taskId()
-              + " has failed to hand over its data since "
+              + " has failed to "
+              + what
+              + " since "
               + java.time.Instant.ofEpochMilli(firstFailureMs)
               + " (longer than "
               + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
               + "="
               + settings.retryTimeout().toMillis()
-              + "); last cause: "
-              + e,
+              + "); nothing it wrote since then is committed, and a restart reads it again. Last"
+              + " cause: "
+              + settings.secrets().mask(e.toString()),
           e);
     }
-    LOG.warn(
-        "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
-        settings.taskId(),
-        commitId,
-        settings.secrets().mask(e.toString()),
-        handOver.positions().size());
   }
 
   private List<DataWritten> manifests(UUID commitId, HandOver handOver) {

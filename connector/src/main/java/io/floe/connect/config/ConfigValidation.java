@@ -161,6 +161,8 @@ public final class ConfigValidation {
     if (jaas != null) {
       SaslLoginModules.problem(jaas).ifPresent(problem -> error(values, jaasKey, problem));
     }
+    SourceIsolation.problem(props)
+        .ifPresent(problem -> error(values, SourceIsolation.KEY, problem));
   }
 
   /**

@@ -114,9 +114,9 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   public static final String COMMIT_RETRY_TIMEOUT_MS = "iceberg.control.commit.retry-timeout-ms";
   public static final String COMMIT_RETRY_TIMEOUT_MS_DOC =
-      "How long, in milliseconds, the coordinator retries a commit that fails for a retriable"
-          + " reason (catalog or object store unreachable, conflicting commit) before the task"
-          + " fails with the cause.";
+      "How long, in milliseconds, the coordinator retries a commit, and a task retries writing and"
+          + " handing over its files, when they fail for a retriable reason (catalog or object store"
+          + " unreachable, conflicting commit) before the task fails with the cause.";
   public static final long COMMIT_RETRY_TIMEOUT_MS_DEFAULT = 300_000L;
 
   public static final String TRANSACTIONAL_ID_PREFIX = "iceberg.control.transactional-id-prefix";

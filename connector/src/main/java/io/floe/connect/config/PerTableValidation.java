@@ -124,6 +124,14 @@ final class PerTableValidation {
           ConfigValidation.error(values, key, "Invalid partition spec: " + e.getMessage() + ".");
         }
       }
+      case TableConfig.ID_COLUMNS -> {
+        try {
+          TableConfig.parseIdColumns(value);
+        } catch (IllegalArgumentException e) {
+          ConfigValidation.error(
+              values, key, "Invalid identifier columns: " + e.getMessage() + ".");
+        }
+      }
       default -> throw new IllegalStateException("unchecked setting " + setting);
     }
   }

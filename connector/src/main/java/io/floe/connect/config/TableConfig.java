@@ -5,6 +5,9 @@
 package io.floe.connect.config;
 
 import io.floe.connect.catalog.PartitionBy;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -16,16 +19,24 @@ import java.util.regex.Pattern;
  * @param table the table's name as configured ({@code namespace.table})
  * @param routeRegex with a route field: records whose route value matches go to this table
  * @param partitionBy the partition spec used when the table is auto-created
+ * @param idColumns the columns that make up the table's Iceberg identifier fields (full names,
+ *     dotted for a field of a struct), in the configured order; empty to leave them as they are
  */
-public record TableConfig(String table, Optional<Pattern> routeRegex, PartitionBy partitionBy) {
+public record TableConfig(
+    String table, Optional<Pattern> routeRegex, PartitionBy partitionBy, List<String> idColumns) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
   public static final String PARTITION_BY = "partition-by";
+  public static final String ID_COLUMNS = "id-columns";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
-  public static final java.util.List<String> SETTINGS =
-      java.util.List.of(ROUTE_REGEX, PARTITION_BY);
+  public static final List<String> SETTINGS = List.of(ROUTE_REGEX, PARTITION_BY, ID_COLUMNS);
+
+  /** Copies the identifier columns. */
+  public TableConfig {
+    idColumns = List.copyOf(idColumns);
+  }
 
   /** The property key of one setting of one table. */
   public static String key(String table, String setting) {
@@ -48,7 +59,43 @@ public record TableConfig(String table, Optional<Pattern> routeRegex, PartitionB
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(key(table, PARTITION_BY) + ": " + e.getMessage(), e);
     }
-    return new TableConfig(table, regex, spec);
+    String idColumns = props.get(key(table, ID_COLUMNS));
+    List<String> ids;
+    try {
+      ids = idColumns == null ? List.of() : parseIdColumns(idColumns);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key(table, ID_COLUMNS) + ": " + e.getMessage(), e);
+    }
+    return new TableConfig(table, regex, spec, ids);
+  }
+
+  /**
+   * Parses a comma-separated list of column names, each a full name with dots between the names of
+   * nested struct fields ({@code id, customer.id}).
+   *
+   * @throws IllegalArgumentException if the list is empty, a name is malformed or one repeats
+   */
+  static List<String> parseIdColumns(String value) {
+    List<String> columns = new ArrayList<>();
+    for (String part : value.split(",", -1)) {
+      String column = part.trim();
+      if (column.isEmpty()
+          || column.startsWith(".")
+          || column.endsWith(".")
+          || column.contains("..")
+          || column.chars().anyMatch(Character::isWhitespace)) {
+        throw new IllegalArgumentException(
+            "'"
+                + column
+                + "' is not a column name: list column names separated by commas, with dots"
+                + " between the names of nested struct fields (e.g. id, customer.id)");
+      }
+      columns.add(column);
+    }
+    if (new LinkedHashSet<>(columns).size() != columns.size()) {
+      throw new IllegalArgumentException("a column is listed twice in '" + value + "'");
+    }
+    return List.copyOf(columns);
   }
 
   private static Pattern compile(String table, String regex) {

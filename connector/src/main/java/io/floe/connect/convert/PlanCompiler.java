@@ -13,15 +13,18 @@ import org.apache.kafka.connect.data.Schema;
 
 /**
  * Compiles a (Connect schema, Iceberg type) pair into converters, walking both once. Table fields
- * are matched to Connect fields by exact name. A pair that can never convert (a STRING field into
- * an int column, say) compiles into a converter that fails for each non-null value, so records
- * where the field is null still convert and the plan stays cacheable.
+ * are matched to Connect fields by exact name, or else by a name the column had before it was
+ * renamed ({@link FormerNames}). A pair that can never convert (a STRING field into an int column,
+ * say) compiles into a converter that fails for each non-null value, so records where the field is
+ * null still convert and the plan stays cacheable.
  */
 final class PlanCompiler {
   private final ConvertOptions options;
+  private final FormerNames formerNames;
 
-  PlanCompiler(ConvertOptions options) {
+  PlanCompiler(ConvertOptions options, FormerNames formerNames) {
     this.options = options;
+    this.formerNames = formerNames;
   }
 
   StructPlan struct(Schema source, Types.StructType target, String path, int depth) {
@@ -36,6 +39,9 @@ final class PlanCompiler {
       Types.NestedField column = fields.get(i);
       String columnPath = Paths.field(path, column.name());
       Field field = source.field(column.name());
+      if (field == null) {
+        field = formerField(source, target, column);
+      }
       sources[i] = field;
       required[i] = column.isRequired();
       if (field == null) {
@@ -47,6 +53,17 @@ final class PlanCompiler {
     }
     Site self = Site.of(path, target, Paths.describe(source));
     return new StructPlan(GenericRecord.create(target), sources, converters, required, sites, self);
+  }
+
+  /** The record's field under a former name of {@code column} that no column has now. */
+  private Field formerField(Schema source, Types.StructType target, Types.NestedField column) {
+    for (String name : formerNames.of(column.fieldId())) {
+      Field field = source.field(name);
+      if (field != null && target.field(name) == null) {
+        return field;
+      }
+    }
+    return null;
   }
 
   ValueConverter compile(Schema source, Type target, String path, int depth) {

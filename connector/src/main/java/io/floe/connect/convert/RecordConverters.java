@@ -18,7 +18,22 @@ public final class RecordConverters {
    */
   public static RecordConverter forSchema(
       Schema recordSchema, org.apache.iceberg.Schema tableSchema, ConvertOptions options) {
-    return StructRecordConverter.compile(recordSchema, tableSchema, options);
+    return forSchema(recordSchema, tableSchema, FormerNames.NONE, options);
+  }
+
+  /**
+   * A converter for Connect {@code Struct} values of {@code recordSchema}, which also finds a
+   * column's field under a name the column had before a rename.
+   *
+   * @throws ConversionException as {@link #forSchema(Schema, org.apache.iceberg.Schema,
+   *     ConvertOptions)}
+   */
+  public static RecordConverter forSchema(
+      Schema recordSchema,
+      org.apache.iceberg.Schema tableSchema,
+      FormerNames formerNames,
+      ConvertOptions options) {
+    return StructRecordConverter.compile(recordSchema, tableSchema, formerNames, options);
   }
 
   /** A converter for schemaless {@code Map} values. */
@@ -29,9 +44,19 @@ public final class RecordConverters {
 
   /** The factory that compiles with {@code options}: schemaless when the record schema is null. */
   public static ConverterFactory factory(ConvertOptions options) {
+    return factory(options, tableSchema -> FormerNames.NONE);
+  }
+
+  /**
+   * The factory that compiles with {@code options} and the former names {@code history} gives for
+   * the table schema compiled against.
+   */
+  public static ConverterFactory factory(
+      ConvertOptions options,
+      java.util.function.Function<org.apache.iceberg.Schema, FormerNames> history) {
     return (recordSchema, tableSchema) ->
         recordSchema == null
             ? forSchemaless(tableSchema, options)
-            : forSchema(recordSchema, tableSchema, options);
+            : forSchema(recordSchema, tableSchema, history.apply(tableSchema), options);
   }
 }

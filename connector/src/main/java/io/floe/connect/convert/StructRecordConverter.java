@@ -31,7 +31,10 @@ final class StructRecordConverter implements RecordConverter {
   }
 
   static StructRecordConverter compile(
-      Schema recordSchema, org.apache.iceberg.Schema tableSchema, ConvertOptions options) {
+      Schema recordSchema,
+      org.apache.iceberg.Schema tableSchema,
+      FormerNames formerNames,
+      ConvertOptions options) {
     if (recordSchema.type() != Schema.Type.STRUCT) {
       throw new ConversionException(
           ConversionException.ROOT,
@@ -39,7 +42,8 @@ final class StructRecordConverter implements RecordConverter {
           Paths.describe(recordSchema),
           "a table row needs a Connect STRUCT record schema");
     }
-    StructPlan plan = new PlanCompiler(options).struct(recordSchema, tableSchema.asStruct(), "", 0);
+    StructPlan plan =
+        new PlanCompiler(options, formerNames).struct(recordSchema, tableSchema.asStruct(), "", 0);
     return new StructRecordConverter(recordSchema, tableSchema, plan, options, null);
   }
 

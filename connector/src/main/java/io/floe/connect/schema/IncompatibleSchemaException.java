@@ -40,7 +40,7 @@ public final class IncompatibleSchemaException extends DataException {
         + "\" is "
         + Paths.describe(tableType)
         + " in the table, the record has "
-        + Paths.describe(recordType)
+        + (recordType == null ? "no such field" : Paths.describe(recordType))
         + (reason == null ? "" : " (" + reason + ")")
         + ". Floe evolves a column only by adding fields, int to long, float to double,"
         + " decimal(p, s) to a larger precision with the same scale, and required to optional."
@@ -63,7 +63,7 @@ public final class IncompatibleSchemaException extends DataException {
     return tableType;
   }
 
-  /** The type the record's schema maps to. */
+  /** The type the record's schema maps to; null if the record has no such field. */
   public Type recordType() {
     return recordType;
   }

@@ -12,7 +12,8 @@ import org.apache.iceberg.UpdateSchema;
  * customer.addresses.element.zip}), even below a column that a {@link RenameColumn} of the same
  * update renames: {@code UpdateSchema} resolves every name against the schema it started from.
  */
-public sealed interface SchemaChange permits AddColumn, WidenColumn, MakeOptional, RenameColumn {
+public sealed interface SchemaChange
+    permits AddColumn, WidenColumn, MakeOptional, RenameColumn, SetIdentifierFields {
   /** The change in words, for logs, e.g. {@code widen a.b from int to long}. */
   String describe();
 

@@ -8,6 +8,7 @@ import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.FormerNames;
 import io.floe.connect.convert.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,13 +28,19 @@ import org.apache.kafka.connect.data.Schema;
  * <ul>
  *   <li>a field the table lacks, at any depth (structs, list elements, map values), is added as an
  *       optional column; a new struct is one column;
+ *   <li>a field the table lacks by name, but that a column was called before a rename ({@link
+ *       FormerNames}: a record of a version older than the rename), is that column;
  *   <li>a field the table lacks by name, but whose Avro alias ({@link
  *       AvroParameters#FIELD_ALIASES}) names a column that no field of the record has by its own
  *       name, renames that column, and is then compared with it;
  *   <li>int becomes long, float double, decimal(p, s) decimal(p', s) with p' &gt; p, and a required
  *       column (or list element, or map value) whose record side is optional becomes optional;
+ *   <li>a required column the record lacks becomes optional, so that the record's row holds null
+ *       there (the column is never dropped); an optional one needs nothing;
  *   <li>what the column already holds needs nothing: an int field into a long column, a required
- *       field into an optional column, a table column the record lacks;
+ *       field into an optional column;
+ *   <li>an identifier field (Iceberg's identifier fields) stays required: a record that would make
+ *       it optional is incompatible;
  *   <li>anything else is an {@link IncompatibleSchemaException}.
  * </ul>
  *
@@ -42,11 +49,19 @@ import org.apache.kafka.connect.data.Schema;
 public final class SchemaDiff {
   private final String tableName;
   private final ConvertOptions options;
+  private final Set<Integer> identifierFields;
+  private final FormerNames formerNames;
   private final List<SchemaChange> changes = new ArrayList<>();
 
-  private SchemaDiff(String tableName, ConvertOptions options) {
+  private SchemaDiff(
+      String tableName,
+      ConvertOptions options,
+      Set<Integer> identifierFields,
+      FormerNames formerNames) {
     this.tableName = tableName;
     this.options = options;
+    this.identifierFields = identifierFields;
+    this.formerNames = formerNames;
   }
 
   /**
@@ -61,8 +76,25 @@ public final class SchemaDiff {
    */
   public static List<SchemaChange> between(
       String tableName, Schema record, org.apache.iceberg.Schema table, ConvertOptions options) {
+    return between(tableName, record, table, FormerNames.NONE, options);
+  }
+
+  /**
+   * What the table needs to take records of {@code record}, where a field may also name a column by
+   * a name it had before a rename; empty if nothing.
+   *
+   * @param formerNames the former names of the columns of {@code table}
+   * @throws IncompatibleSchemaException as {@link #between(String, Schema,
+   *     org.apache.iceberg.Schema, ConvertOptions)}
+   */
+  public static List<SchemaChange> between(
+      String tableName,
+      Schema record,
+      org.apache.iceberg.Schema table,
+      FormerNames formerNames,
+      ConvertOptions options) {
     Types.StructType recordType = ConnectSchemas.toIcebergSchema(record, options).asStruct();
-    SchemaDiff diff = new SchemaDiff(tableName, options);
+    SchemaDiff diff = new SchemaDiff(tableName, options, table.identifierFieldIds(), formerNames);
     diff.struct(record, recordType, table.asStruct(), null);
     return List.copyOf(diff.changes);
   }
@@ -87,6 +119,12 @@ public final class SchemaDiff {
     for (Field field : record.fields()) {
       Types.NestedField column = table.field(field.name());
       if (column == null) {
+        column = formerNames.columnFormerlyNamed(table, field.name());
+        if (column != null && !taken.add(column.name())) {
+          column = null;
+        }
+      }
+      if (column == null) {
         column = renamed(field, table, taken);
         if (column != null) {
           changes.add(new RenameColumn(Paths.column(parent, column.name()), field.name()));
@@ -98,8 +136,13 @@ public final class SchemaDiff {
       } else {
         String name = Paths.column(parent, column.name());
         Types.NestedField recordField = recordType.field(field.name());
-        optionality(name, column.isRequired(), recordField.isOptional());
+        optionality(name, column, recordField.type(), recordField.isOptional());
         type(field.schema(), recordField.type(), column.type(), name);
+      }
+    }
+    for (Types.NestedField column : table.fields()) {
+      if (!taken.contains(column.name())) {
+        optionality(Paths.column(parent, column.name()), column, null, true);
       }
     }
   }
@@ -119,6 +162,28 @@ public final class SchemaDiff {
       }
     }
     return null;
+  }
+
+  /**
+   * Makes a required column optional when the record's side is optional, or absent ({@code
+   * recordType} null).
+   */
+  private void optionality(
+      String name, Types.NestedField column, Type recordType, boolean recordOptional) {
+    if (!column.isRequired() || !recordOptional) {
+      return;
+    }
+    if (identifierFields.contains(column.fieldId())) {
+      throw new IncompatibleSchemaException(
+          tableName,
+          name,
+          column.type(),
+          recordType,
+          recordType == null
+              ? "the record has no such field, and an identifier field must stay required"
+              : "the record's field is optional, and an identifier field must stay required");
+    }
+    changes.add(new MakeOptional(name));
   }
 
   private void optionality(String column, boolean tableRequired, boolean recordOptional) {
@@ -152,7 +217,7 @@ public final class SchemaDiff {
 
   /** Map keys take no changes (Iceberg refuses them): the key column must hold the record's. */
   private void key(Schema record, Type recordType, Type table, String column) {
-    SchemaDiff keys = new SchemaDiff(tableName, options);
+    SchemaDiff keys = new SchemaDiff(tableName, options, identifierFields, formerNames);
     keys.type(record, recordType, table, column);
     if (!keys.changes.isEmpty()) {
       throw incompatible(column, table, recordType, "map keys cannot change");
@@ -160,13 +225,25 @@ public final class SchemaDiff {
   }
 
   private void primitive(Type.PrimitiveType recordType, Type.PrimitiveType table, String column) {
-    if (Widening.holds(table, recordType)) {
+    if (Widening.holds(table, recordType) || roundsInto(recordType, table)) {
       return;
     }
     if (!Widening.isSafe(table, recordType)) {
       throw incompatible(column, table, recordType, null);
     }
     changes.add(new WidenColumn(column, table, recordType));
+  }
+
+  /**
+   * Whether decimal rounding is on and the values are decimals of another scale than the column's:
+   * the column then stays as it is and each value is rounded to its scale (a value that then needs
+   * more digits than the column's precision is a bad record of its own).
+   */
+  private boolean roundsInto(Type.PrimitiveType recordType, Type.PrimitiveType table) {
+    return options.roundsDecimals()
+        && recordType.typeId() == Type.TypeID.DECIMAL
+        && table.typeId() == Type.TypeID.DECIMAL
+        && ((Types.DecimalType) recordType).scale() != ((Types.DecimalType) table).scale();
   }
 
   private IncompatibleSchemaException incompatible(

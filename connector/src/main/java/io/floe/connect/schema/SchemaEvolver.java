@@ -97,6 +97,7 @@ public final class SchemaEvolver {
     for (SchemaChange change : changes) {
       change.applyTo(update);
     }
+    ColumnNames.checkNew(table.name(), table.schema(), update.apply());
     update.commit();
     LOG.info(
         "Evolved the schema of table {}: {}",

@@ -192,6 +192,21 @@ final class OpenFiles {
     pendingFiles -= dataFiles;
   }
 
+  /**
+   * Makes the writers usable again after a failure, once every file was abandoned (see {@link
+   * WriterPool#reset}).
+   */
+  void recover() {
+    if (!leastRecentFirst.isEmpty()) {
+      throw new IllegalStateException(
+          leastRecentFirst.size() + " files are still open; abandon them before recovering");
+    }
+    failure = null;
+    lastWritten = null;
+    estimate = 0;
+    pendingFiles = 0;
+  }
+
   /** Marks the writers unusable: a file may hold a partly written row. */
   void failed(RuntimeException cause) {
     if (failure == null) {

@@ -10,15 +10,19 @@ import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.ConverterCache;
+import io.floe.connect.convert.FormerNames;
 import io.floe.connect.convert.KafkaMetadataColumn;
 import io.floe.connect.convert.RecordConverter;
 import io.floe.connect.convert.RecordConverters;
 import io.floe.connect.convert.SchemaInference;
+import io.floe.connect.metrics.WriterCounts;
 import io.floe.connect.route.RecordRouter;
 import io.floe.connect.schema.AddColumn;
+import io.floe.connect.schema.ColumnNames;
 import io.floe.connect.schema.SchemaChange;
 import io.floe.connect.schema.SchemaDiff;
 import io.floe.connect.schema.SchemaEvolver;
+import io.floe.connect.schema.SetIdentifierFields;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -45,6 +49,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */
 public final class SinkWriter implements AutoCloseable {
+  private final FloeSinkConfig config;
   private final RecordRouter router;
   private final TableProvider tables;
   private final WriterPool pool;
@@ -55,6 +60,8 @@ public final class SinkWriter implements AutoCloseable {
   private final Map<String, TableState> states = new HashMap<>();
   private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
   private long bytesAtHandOver;
+  private long conversionErrors;
+  private long schemaChanges;
 
   /**
    * What happens to records that are not written: the seam to the bad-record policy, which either
@@ -74,6 +81,7 @@ public final class SinkWriter implements AutoCloseable {
       WriterPool pool,
       ConvertOptions convertOptions,
       RecordOutcomes outcomes) {
+    this.config = config;
     this.router = RecordRouter.from(config);
     this.tables = tables;
     this.pool = pool;
@@ -105,9 +113,7 @@ public final class SinkWriter implements AutoCloseable {
         outcomes.failed(record, null, e);
         targets = List.of();
       }
-      for (String table : targets) {
-        writeTo(table, record, origin, offset, timestamp);
-      }
+      writeToAll(targets, record, origin, offset, timestamp);
     }
     SourcePosition position = positions.get(origin);
     positions.put(
@@ -117,43 +123,55 @@ public final class SinkWriter implements AutoCloseable {
             : position.advancedTo(offset, timestamp));
   }
 
-  private void writeTo(
-      String table, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
-    Record row;
-    TableState state;
-    try {
-      state = state(table, record);
-      row = state.convert(record);
-    } catch (org.apache.kafka.connect.errors.DataException e) {
-      outcomes.failed(record, table, e);
-      return;
-    } catch (IllegalArgumentException e) {
-      outcomes.failed(record, table, e);
-      return;
+  /**
+   * Writes the record to every table it is routed to, or to none: all rows are converted first, and
+   * a record that one table refuses is one bad record (naming that table), written nowhere, so a
+   * dead letter put back on the topic later does not duplicate it in the other tables.
+   */
+  private void writeToAll(
+      List<String> tables, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
+    List<TableState> targets = new ArrayList<>(tables.size());
+    List<Record> rows = new ArrayList<>(tables.size());
+    for (String table : tables) {
+      try {
+        TableState state = state(table, record);
+        rows.add(state.convert(record));
+        targets.add(state);
+      } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
+        conversionErrors++;
+        outcomes.failed(record, table, e);
+        return;
+      }
     }
-    state.writer.write(origin, offset, timestamp, row);
+    for (int i = 0; i < targets.size(); i++) {
+      targets.get(i).writer.write(origin, offset, timestamp, rows.get(i));
+    }
   }
 
   private TableState state(String name, SinkRecord record) {
     TableState state = states.get(name);
     if (state == null) {
-      Table table = tables.loadOrCreate(name, schemaFor(record));
+      Table table =
+          tables.load(name).orElseGet(() -> tables.loadOrCreate(name, schemaFor(name, record)));
       TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
       state = new TableState(name, table, writer);
-      states.put(name, state);
       if (evolveSchemas && metadataColumn.isPresent()) {
         state.addMetadataColumn(metadataColumn.get());
       }
+      List<String> idColumns = config.tableConfig(name).idColumns();
+      state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
+      states.put(name, state);
     }
     return state;
   }
 
-  private Schema schemaFor(SinkRecord record) {
+  private Schema schemaFor(String name, SinkRecord record) {
     Schema schema =
         record.valueSchema() != null
             ? ConnectSchemas.toIcebergSchema(record.valueSchema(), convertOptions)
             : SchemaInference.inferSchema(record.value());
-    return metadataColumn.map(name -> KafkaMetadataColumn.addTo(schema, name)).orElse(schema);
+    ColumnNames.checkNew(name, null, schema);
+    return metadataColumn.map(column -> KafkaMetadataColumn.addTo(schema, column)).orElse(schema);
   }
 
   /**
@@ -207,6 +225,25 @@ public final class SinkWriter implements AutoCloseable {
     return rewind;
   }
 
+  /**
+   * Drops everything written since the last hand-over, in every table, after the writers failed
+   * (the object store went away, say), and makes them usable again. The tables stay loaded: this
+   * needs neither the catalog nor the object store.
+   *
+   * @return every source partition processed since the last hand-over, with the offset to rewind it
+   *     to
+   */
+  public Map<TopicPartition, Long> reset() {
+    Map<TopicPartition, Long> rewind = new HashMap<>();
+    positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
+    positions.clear();
+    pool.reset();
+    for (TableState state : states.values()) {
+      state.writer = pool.writerFor(TableIdentifier.parse(state.name), id -> state.table);
+    }
+    return rewind;
+  }
+
   /** Bytes written (in finished or open files) and not yet handed over, an estimate. */
   public long bufferedBytes() {
     WriterPoolStats stats = pool.stats();
@@ -215,6 +252,20 @@ public final class SinkWriter implements AutoCloseable {
 
   public WriterPoolStats stats() {
     return pool.stats();
+  }
+
+  /** The counters for the task's metrics, from this writer's creation. */
+  public WriterCounts counts() {
+    WriterPoolStats stats = pool.stats();
+    return new WriterCounts(
+        stats.recordsWritten(),
+        stats.bytesWritten(),
+        stats.openFiles(),
+        stats.bufferedBytesEstimate(),
+        stats.filesClosedForMemory(),
+        stats.filesClosedForOpenFiles(),
+        conversionErrors,
+        schemaChanges);
   }
 
   @Override
@@ -228,7 +279,7 @@ public final class SinkWriter implements AutoCloseable {
   private final class TableState {
     private final String name;
     private final Table table;
-    private final TableWriter writer;
+    private TableWriter writer;
     private final ConverterCache converters;
     private KafkaMetadataColumn metadata;
     private int boundSchemaId = -1;
@@ -241,7 +292,8 @@ public final class SinkWriter implements AutoCloseable {
       this.writer = writer;
       this.converters =
           new ConverterCache(
-              ConverterCache.DEFAULT_MAX_ENTRIES, RecordConverters.factory(convertOptions));
+              ConverterCache.DEFAULT_MAX_ENTRIES,
+              RecordConverters.factory(convertOptions, this::formerNames));
     }
 
     Record convert(SinkRecord record) {
@@ -287,13 +339,25 @@ public final class SinkWriter implements AutoCloseable {
       if (checkedAt != null && checkedAt == tableSchemaId) {
         return;
       }
-      if (!SchemaDiff.between(name, valueSchema, writer.schema(), convertOptions).isEmpty()) {
-        evolve(schema -> SchemaDiff.between(name, valueSchema, schema, convertOptions));
+      Schema current = writer.schema();
+      if (!SchemaDiff.between(name, valueSchema, current, formerNames(current), convertOptions)
+          .isEmpty()) {
+        evolve(
+            schema ->
+                SchemaDiff.between(name, valueSchema, schema, formerNames(schema), convertOptions));
       }
       if (compatibleAt.size() >= ConverterCache.DEFAULT_MAX_ENTRIES) {
         compatibleAt.clear();
       }
       compatibleAt.put(valueSchema, writer.schema().schemaId());
+    }
+
+    /**
+     * The names the columns of {@code schema} had in the table's earlier schemas, so that records
+     * of a version older than a rename write into the renamed column.
+     */
+    private FormerNames formerNames(Schema schema) {
+      return FormerNames.of(table.schemas().values(), schema);
     }
 
     /** Adds the Kafka metadata column to a table that lacks it. */
@@ -317,6 +381,7 @@ public final class SinkWriter implements AutoCloseable {
       Schema evolved = SchemaEvolver.evolve(table, diff);
       if (evolved.schemaId() != writer.schema().schemaId()) {
         writer.reopen(table);
+        schemaChanges++;
       }
     }
 

@@ -24,7 +24,6 @@ import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +139,7 @@ public final class TableWriter {
       openFiles.written(file, delta);
     } catch (RuntimeException e) {
       openFiles.failed(e);
-      throw new ConnectException(
+      throw new WriteFailedException(
           String.format(
               "Failed to write the record at %s offset %d to table %s: %s",
               origin, offset, identifier, e),

@@ -129,6 +129,16 @@ public final class WriterPool implements AutoCloseable {
     return openFiles.stats();
   }
 
+  /**
+   * Drops everything not handed over, as {@link #close} does, and makes the pool usable again after
+   * a failure (a data file that could not be uploaded, say): for a task that reads its partitions
+   * again and writes them anew.
+   */
+  public void reset() {
+    close();
+    openFiles.recover();
+  }
+
   /** Drops everything not handed over: for a task that stops or failed. */
   @Override
   public void close() {

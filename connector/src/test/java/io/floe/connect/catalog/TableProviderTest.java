@@ -112,4 +112,33 @@ class TableProviderTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void anAutoCreatedTableGetsItsConfiguredIdentifierFields() {
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.tables.auto-create-enabled", "true",
+                "iceberg.table.db.events.id-columns", "id"));
+    Catalog catalog = new CatalogLoader().load(config);
+    new TableProvider(catalog, config).loadOrCreate("db.events", SCHEMA);
+    Table reloaded = new TableProvider(catalog, config).load("db.events").orElseThrow();
+    assertThat(reloaded.schema().identifierFieldNames()).containsExactly("id");
+    assertThat(reloaded.schema().asStruct()).isEqualTo(SCHEMA.asStruct());
+  }
+
+  @Test
+  void anOptionalIdentifierColumnCreatesNoTableAndNamesTheKey() {
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.tables.auto-create-enabled", "true",
+                "iceberg.table.db.events.id-columns", "id, name"));
+    Catalog catalog = new CatalogLoader().load(config);
+    assertThatThrownBy(() -> new TableProvider(catalog, config).loadOrCreate("db.events", SCHEMA))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("iceberg.table.db.events.id-columns")
+        .hasMessageContaining("column \"name\" cannot be one: it is optional");
+    assertThat(new TableProvider(catalog, config).load("db.events")).isEmpty();
+  }
 }

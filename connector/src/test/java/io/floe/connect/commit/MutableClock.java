@@ -10,14 +10,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock tests move by hand. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private long millis;
 
-  MutableClock(long millis) {
+  public MutableClock(long millis) {
     this.millis = millis;
   }
 
-  void advance(long ms) {
+  public void advance(long ms) {
     millis += ms;
   }
 

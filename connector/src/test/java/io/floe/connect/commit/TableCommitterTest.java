@@ -8,18 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.control.ControlTopic;
-import io.floe.connect.control.DataWritten;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -60,24 +55,9 @@ class TableCommitterTest {
     return new TableCommitter(catalog, GROUP, "orders", topic);
   }
 
-  private PendingEvent event(long controlOffset, UUID commitId, long records) throws IOException {
-    String location = table.location() + "/metadata/" + UUID.randomUUID() + "-m.avro";
-    ManifestWriter<DataFile> writer =
-        ManifestFiles.write(2, table.spec(), table.io().newOutputFile(location), null);
-    try (writer) {
-      writer.add(
-          DataFiles.builder(table.spec())
-              .withPath(table.location() + "/data/" + UUID.randomUUID() + ".parquet")
-              .withFormat(FileFormat.PARQUET)
-              .withRecordCount(records)
-              .withFileSizeInBytes(100 + records)
-              .build());
-    }
-    ManifestFile manifest = writer.toManifestFile();
+  private PendingEvent event(long controlOffset, UUID commitId, long records) {
     return new PendingEvent(
-        0,
-        controlOffset,
-        DataWritten.of(commitId, "db.orders", table.uuid(), manifest, 100 + records));
+        0, controlOffset, TestManifests.manifest(table, "db.orders", commitId, records).event());
   }
 
   private static TableCommitter.Cycle cycle(UUID id, List<PendingEvent> events, long position) {
@@ -86,7 +66,8 @@ class TableCommitterTest {
         TableCommitter.byTable(events),
         Map.of(0, position),
         Map.of(new TopicPartition("orders", 0), 42L),
-        OptionalLong.of(5_000L));
+        OptionalLong.of(5_000L),
+        false);
   }
 
   @Test
@@ -191,17 +172,23 @@ class TableCommitterTest {
     UUID first = UUID.randomUUID();
     committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
     UUID second = UUID.randomUUID();
-    committer(TOPIC)
-        .commit(
-            new TableCommitter.Cycle(
-                second,
-                TableCommitter.byTable(List.of(event(5, second, 1))),
-                Map.of(0, 6L),
-                Map.of(),
-                OptionalLong.of(1_000L)));
+    TableCommitter.Outcome outcome =
+        committer(TOPIC)
+            .commit(
+                new TableCommitter.Cycle(
+                    second,
+                    TableCommitter.byTable(List.of(event(5, second, 1))),
+                    Map.of(0, 6L),
+                    Map.of(),
+                    OptionalLong.of(1_000L),
+                    false));
     table.refresh();
     assertThat(table.currentSnapshot().summary())
         .containsEntry("floe.valid-through-ms." + GROUP, "5000");
+    TableCommitter.TableResult result = outcome.committed().get("db.orders");
+    assertThat(result.validThroughMs()).isEqualTo(5000L);
+    assertThat(result.previousSourceOffsets())
+        .isEqualTo(Map.of(new TopicPartition("orders", 0), 42L));
   }
 
   @Test

@@ -5,6 +5,7 @@
 package io.floe.connect.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.IcebergSinkConnector;
 import java.util.HashMap;
@@ -211,5 +212,30 @@ class ConfigValidationTest {
         .asString()
         .contains("is not allowed for the control-topic clients")
         .doesNotContain("evil");
+  }
+
+  @Test
+  void acceptsReadCommittedSourceConsumersAndRejectsAnyOtherLevelOnItsKey() {
+    Map<String, String> config = valid();
+    config.put("consumer.override.isolation.level", "read_committed");
+    assertThat(errors(config)).isEmpty();
+    config.put("consumer.override.isolation.level", "read_uncommitted");
+    assertThat(errors(config))
+        .containsOnlyKeys("consumer.override.isolation.level")
+        .extractingByKey(
+            "consumer.override.isolation.level", InstanceOfAssertFactories.list(String.class))
+        .singleElement()
+        .asString()
+        .contains("read_committed")
+        .contains("aborted");
+  }
+
+  @Test
+  void aConnectorThatReadsUncommittedDoesNotStart() {
+    Map<String, String> config = valid();
+    config.put("consumer.override.isolation.level", "read_uncommitted");
+    assertThatThrownBy(() -> new IcebergSinkConnector().start(config))
+        .isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
+        .hasMessageContaining("consumer.override.isolation.level");
   }
 }

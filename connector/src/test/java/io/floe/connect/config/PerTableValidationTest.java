@@ -112,4 +112,37 @@ class PerTableValidationTest {
     config.put("iceberg.tables", "analytics.views,analytics.buys,db..t");
     assertThat(errors(config)).containsKey("iceberg.tables");
   }
+
+  @Test
+  void parsesIdentifierColumnsInTheirOrder() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buys.id-columns", "order_id, customer.id");
+    assertThat(errors(config)).isEmpty();
+    FloeSinkConfig parsed = new FloeSinkConfig(config);
+    assertThat(parsed.tableConfig("analytics.buys").idColumns())
+        .containsExactly("order_id", "customer.id");
+    assertThat(parsed.tableConfig("analytics.views").idColumns()).isEmpty();
+  }
+
+  @Test
+  void reportsMalformedIdentifierColumnsOnTheirOwnKey() {
+    for (String value : List.of("", "id,", "id, id", "customer..id", ".id", "id.", "order id")) {
+      Map<String, String> config = routed();
+      config.put("iceberg.table.analytics.buys.id-columns", value);
+      Map<String, List<String>> errors = errors(config);
+      assertThat(errors)
+          .as("id-columns=%s", value)
+          .containsOnlyKeys("iceberg.table.analytics.buys.id-columns");
+      assertThat(errors.get("iceberg.table.analytics.buys.id-columns").get(0))
+          .as("id-columns=%s", value)
+          .startsWith("Invalid identifier columns: ");
+    }
+  }
+
+  @Test
+  void identifierColumnsOfATableNotListedAreATypo() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buyz.id-columns", "id");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.buyz.id-columns");
+  }
 }

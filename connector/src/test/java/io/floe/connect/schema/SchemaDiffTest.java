@@ -146,9 +146,10 @@ class SchemaDiffTest {
   @Test
   void aTableColumnTheRecordLacksStays() {
     Schema record = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build();
-    org.apache.iceberg.Schema table = idAnd(required(2, "gone", Types.StringType.get()));
 
-    assertThat(diff(record, table)).isEmpty();
+    assertThat(diff(record, idAnd(optional(2, "gone", Types.StringType.get())))).isEmpty();
+    assertThat(diff(record, idAnd(required(2, "gone", Types.StringType.get()))))
+        .containsExactly(new MakeOptional("gone"));
   }
 
   @Test
@@ -498,5 +499,46 @@ class SchemaDiffTest {
   void aWideningMustBeSafe() {
     assertThatThrownBy(() -> new WidenColumn("a", Types.LongType.get(), Types.IntegerType.get()))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aRequiredColumnTheRecordLacksBecomesOptionalAtAnyDepth() {
+    Schema address = SchemaBuilder.struct().field("city", Schema.STRING_SCHEMA).build();
+    Schema record = record("address", address);
+    org.apache.iceberg.Schema table =
+        table(
+            required(1, "id", Types.LongType.get()),
+            required(2, "legacy", Types.StringType.get()),
+            optional(3, "gone", Types.StringType.get()),
+            required(
+                4,
+                "address",
+                Types.StructType.of(
+                    required(5, "city", Types.StringType.get()),
+                    required(6, "zip", Types.StringType.get()))));
+
+    assertThat(diff(record, table))
+        .containsExactly(new MakeOptional("address.zip"), new MakeOptional("legacy"));
+  }
+
+  @Test
+  void anIdentifierFieldStaysRequired() {
+    org.apache.iceberg.Schema table =
+        new org.apache.iceberg.Schema(
+            List.of(
+                required(1, "id", Types.LongType.get()),
+                required(2, "region", Types.StringType.get())),
+            java.util.Set.of(1, 2));
+    Schema optionalRegion = record("region", Schema.OPTIONAL_STRING_SCHEMA);
+    assertThatThrownBy(() -> diff(optionalRegion, table))
+        .isInstanceOf(IncompatibleSchemaException.class)
+        .hasMessageContaining("column \"region\" is string in the table, the record has string")
+        .hasMessageContaining("an identifier field must stay required");
+    Schema noRegion = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build();
+    assertThatThrownBy(() -> diff(noRegion, table))
+        .isInstanceOf(IncompatibleSchemaException.class)
+        .hasMessageContaining("the record has no such field")
+        .hasMessageContaining("an identifier field must stay required");
+    assertThat(diff(record("region", Schema.STRING_SCHEMA), table)).isEmpty();
   }
 }

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.FormerNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -208,7 +209,17 @@ class SchemaEvolverTest {
   void commitsNothingWhenTheTableAlreadyTakesTheRecord() {
     Table table = load();
     String metadata = metadataLocation(table);
-    Schema record = withField("count", Schema.OPTIONAL_INT32_SCHEMA);
+    Schema old =
+        SchemaBuilder.struct()
+            .field("a", Schema.INT32_SCHEMA)
+            .field("b", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    Schema record =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("old", old)
+            .field("count", Schema.OPTIONAL_INT32_SCHEMA)
+            .build();
 
     org.apache.iceberg.Schema schema = evolve(table, record);
 
@@ -310,5 +321,71 @@ class SchemaEvolverTest {
     for (int i = 0; i < tasks; i++) {
       assertThat(schema.findField("c" + i)).isNotNull();
     }
+  }
+
+  @Test
+  void setsConfiguredIdentifierFieldsOnAnExistingTableOnce() {
+    Table table = load();
+    int fieldIdOfA = table.schema().findField("old.a").fieldId();
+    Function<org.apache.iceberg.Schema, List<SchemaChange>> ids =
+        schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("id", "old.a"));
+
+    SchemaEvolver.evolve(table, ids, pauses::add);
+    String afterFirst = metadataLocation(load());
+    SchemaEvolver.evolve(load(), ids, pauses::add);
+
+    assertThat(load().schema().identifierFieldNames()).containsExactlyInAnyOrder("id", "old.a");
+    assertThat(load().schema().findField("old.a").fieldId()).isEqualTo(fieldIdOfA);
+    assertThat(metadataLocation(load())).isEqualTo(afterFirst);
+    assertThat(SetIdentifierFields.toMatch(ID.toString(), load().schema(), List.of())).isEmpty();
+  }
+
+  @Test
+  void identifierColumnsTheTableCannotTakeLeaveItUntouched() {
+    String before = metadataLocation(load());
+    assertThatThrownBy(
+            () ->
+                SchemaEvolver.evolve(
+                    load(),
+                    schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("count")),
+                    pauses::add))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("iceberg.table.db.events.id-columns")
+        .hasMessageContaining("column \"count\" cannot be one: it is optional");
+    assertThat(metadataLocation(load())).isEqualTo(before);
+  }
+
+  @Test
+  void aRecordOfAVersionOlderThanARenameNeedsNoChange() {
+    Schema renaming =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("old", oldStruct())
+            .field(
+                "total",
+                SchemaBuilder.int32()
+                    .optional()
+                    .parameter(AvroParameters.FIELD_ALIASES, "count")
+                    .build())
+            .build();
+    Table table = load();
+    org.apache.iceberg.Schema renamed = evolve(table, renaming);
+    assertThat(renamed.findField("total").fieldId()).isEqualTo(3);
+
+    Schema older = withField("count", Schema.OPTIONAL_INT32_SCHEMA);
+    FormerNames history = FormerNames.of(load().schemas().values(), load().schema());
+    assertThat(
+            SchemaDiff.between(
+                ID.toString(), older, load().schema(), history, ConvertOptions.defaults()))
+        .containsExactly(new MakeOptional("old"));
+    assertThat(SchemaDiff.between(ID.toString(), older, load().schema(), ConvertOptions.defaults()))
+        .contains(new AddColumn(null, "count", Types.IntegerType.get(), null));
+  }
+
+  private static Schema oldStruct() {
+    return SchemaBuilder.struct()
+        .field("a", Schema.INT32_SCHEMA)
+        .field("b", Schema.OPTIONAL_STRING_SCHEMA)
+        .build();
   }
 }

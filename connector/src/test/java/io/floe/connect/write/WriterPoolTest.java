@@ -283,4 +283,39 @@ class WriterPoolTest {
     assertThat(pool.stats().openFiles()).isZero();
     assertThat(ids(commitAndRead(table, handedOver.get(0).dataFiles()))).containsExactly(0L);
   }
+
+  @Test
+  void resetAfterAFailedHandOverDropsEverythingAndTheWritersWorkAgain() throws Exception {
+    // a data folder below a plain file cannot be created, as when the object store is unreachable
+    Path blocker = java.nio.file.Files.createFile(dir.resolve("blocker"));
+    Table table =
+        onDisk.create(
+            "t",
+            PartitionSpec.unpartitioned(),
+            Map.of(
+                org.apache.iceberg.TableProperties.WRITE_DATA_LOCATION,
+                blocker.resolve("data").toString()));
+    WriterPool pool = new WriterPool(WriterPoolOptions.defaults(), Map.of(), 0);
+    TableWriter writer = pool.writerFor(id(table), tableId -> table);
+    writer.write(P0, 0, T0, row(0, 0, "x", T0));
+    org.assertj.core.api.Assertions.assertThatThrownBy(pool::complete)
+        .as("closing the file for a hand-over fails");
+    org.assertj.core.api.Assertions.assertThatThrownBy(pool::complete)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("abandon");
+
+    java.nio.file.Files.delete(blocker);
+    java.nio.file.Files.createDirectory(blocker);
+    pool.reset();
+    assertThat(pool.stats().openFiles()).isZero();
+    assertThat(pool.stats().bufferedBytesEstimate()).isZero();
+    TableWriter again = pool.writerFor(id(table), tableId -> table);
+    again.write(P0, 1, T0, row(1, 0, "x", T0));
+    List<WrittenFiles> written = pool.complete();
+
+    assertThat(written).hasSize(1);
+    assertThat(written.get(0).offsets().get(P0)).isEqualTo(new OffsetRange(1, 1, 1, T0));
+    assertThat(ids(commitAndRead(table, written.get(0).dataFiles()))).containsExactly(1L);
+    pool.close();
+  }
 }

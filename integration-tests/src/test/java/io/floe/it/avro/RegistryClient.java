@@ -4,7 +4,6 @@
  */
 package io.floe.it.avro;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
@@ -32,37 +31,45 @@ public final class RegistryClient {
 
   /** {@code POST /subjects/{subject}/versions}; returns the schema's global id. */
   public int register(String subject, Schema schema) {
+    String body = send("POST", "/versions", subject, Map.of("schema", schema.toString()));
     try {
-      String body = JSON.writeValueAsString(Map.of("schema", schema.toString()));
+      return JSON.readTree(body).path("id").asInt();
+    } catch (IOException e) {
+      throw new IllegalStateException("Not JSON from the schema registry: " + body, e);
+    }
+  }
+
+  /**
+   * {@code PUT /config/{subject}}: the subject's compatibility level, e.g. {@code NONE} to let a
+   * producer register a schema that readers of older versions cannot read.
+   */
+  public void setCompatibility(String subject, String level) {
+    send("PUT", null, subject, Map.of("compatibility", level));
+  }
+
+  /** Sends a JSON body to {@code /subjects/{subject}{path}}, or {@code /config/{subject}}. */
+  private String send(String method, String subjectPath, String subject, Map<String, String> json) {
+    String encoded = URLEncoder.encode(subject, StandardCharsets.UTF_8);
+    String path = subjectPath == null ? "/config/" + encoded : "/subjects/" + encoded + subjectPath;
+    try {
       HttpRequest request =
-          HttpRequest.newBuilder(
-                  URI.create(
-                      baseUrl
-                          + "/subjects/"
-                          + URLEncoder.encode(subject, StandardCharsets.UTF_8)
-                          + "/versions"))
+          HttpRequest.newBuilder(URI.create(baseUrl + path))
               .timeout(Duration.ofSeconds(30))
               .header("Content-Type", CONTENT_TYPE)
               .header("Accept", CONTENT_TYPE)
-              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(json)))
               .build();
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(
-            "Registering under "
-                + subject
-                + " failed: "
-                + response.statusCode()
-                + " "
-                + response.body());
+            method + " " + path + " failed: " + response.statusCode() + " " + response.body());
       }
-      JsonNode answer = JSON.readTree(response.body());
-      return answer.path("id").asInt();
+      return response.body();
     } catch (IOException e) {
       throw new IllegalStateException("Cannot reach the schema registry at " + baseUrl, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted registering a schema", e);
+      throw new IllegalStateException("Interrupted calling the schema registry", e);
     }
   }
 }

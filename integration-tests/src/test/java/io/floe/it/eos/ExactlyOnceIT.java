@@ -259,22 +259,37 @@ class ExactlyOnceIT {
 
   @Test
   void aFrozenCoordinatorThatComesBackAfterBeingReplacedCommitsNothingTwice() throws Exception {
-    String name = "zombie";
+    zombieCommitsNothingTwice("zombie", true);
+  }
+
+  @Test
+  void aFrozenWorkerThatComesBackAfterBeingReplacedCommitsNothingTwice() throws Exception {
+    zombieCommitsNothingTwice("zombiew", false);
+  }
+
+  /**
+   * Freezes (SIGSTOP) the worker that runs the coordinator, or the other one, right after a cycle
+   * may have started, lets the survivor take over its tasks, then thaws it: whatever the zombie
+   * still holds must not reach the tables.
+   */
+  private void zombieCommitsNothingTwice(String name, boolean coordinatorHost) throws Exception {
     broker.createTopic(name, 4);
     worker1.rest().putConnector(name, connector(name, name, 2));
     worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    awaitTasksOnBothWorkers(name);
     TableOracle oracle = oracle(name);
     events.send(name, 4, 0, 1000);
     await("rows before the freeze", oracle::rowCount, 1000, CONVERGE);
 
-    ConnectWorker zombie = coordinatorHost(name);
+    ConnectWorker host = coordinatorHost(name);
+    ConnectWorker zombie = coordinatorHost ? host : (host == worker1 ? worker2 : worker1);
     ConnectWorker survivor = zombie == worker1 ? worker2 : worker1;
-    // frozen right after it may have started a cycle: its tasks and coordinator hold state
+    // frozen right after it may have started a cycle: its tasks (and coordinator) hold state
     events.send(name, 4, 1000, 2000);
     Thread.sleep(INTERVAL_MS);
     zombie.freeze();
     events.send(name, 4, 2000, 3000);
-    // the group evicts it and the survivor takes over every task and the coordinator
+    // the group evicts it and the survivor takes over its tasks (and the coordinator)
     await("rows written by the survivor", oracle::rowCount, 3000, CONVERGE);
     zombie.thaw();
     events.send(name, 4, 3000, 4000);
@@ -283,6 +298,60 @@ class ExactlyOnceIT {
     assertThat(oracle.rowCount()).as("rows once the zombie had time to act").isEqualTo(4000);
     oracle.assertExactlyOnce(admin, "connect-" + name, name, 4000);
     survivor.rest().deleteConnector(name);
+  }
+
+  /** Waits until the connector's tasks are spread over both workers. */
+  private void awaitTasksOnBothWorkers(String name) throws Exception {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+    java.util.Set<String> workers = new java.util.HashSet<>();
+    while (Instant.now().isBefore(deadline)) {
+      workers.clear();
+      for (var task : worker1.rest().status(name).path("tasks")) {
+        workers.add(task.path("worker_id").asText());
+      }
+      if (workers.size() == 2) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(workers).as("workers running the tasks of %s", name).hasSize(2);
+  }
+
+  @Test
+  void aCycleCommitsToAllItsTablesOrToNone() throws Exception {
+    String name = "atomic";
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 2));
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the fault", oracle::rowCount, 1000, CONVERGE);
+    TableIdentifier a = TableIdentifier.of("db", name + "_a");
+    long snapshotsOfA = snapshotCount(a);
+
+    // table b cannot be loaded or committed: the cycle's part for table a must wait for it
+    rest.failRequestsEndingWith("/tables/" + name + "_b");
+    try {
+      events.send(name, 4, 1000, 2000);
+      Thread.sleep(4 * INTERVAL_MS);
+      assertThat(snapshotCount(a))
+          .as("snapshots of table a while table b cannot be committed")
+          .isEqualTo(snapshotsOfA);
+    } finally {
+      rest.clearFaults();
+    }
+    await("rows after the fault", oracle::rowCount, 2000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 2000);
+    worker1.rest().deleteConnector(name);
+  }
+
+  private long snapshotCount(TableIdentifier table) {
+    Table loaded = catalog.loadTable(table);
+    long count = 0;
+    for (Snapshot ignored : loaded.snapshots()) {
+      count++;
+    }
+    return count;
   }
 
   @Test

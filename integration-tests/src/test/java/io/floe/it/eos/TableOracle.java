@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -145,6 +147,40 @@ public final class TableOracle {
         }
       }
     }
+  }
+
+  /** Waits up to {@code timeout} for {@code expected} rows, and asserts exactly as many. */
+  public void awaitRowCount(long expected, Duration timeout) throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    long rows = -1;
+    while (Instant.now().isBefore(deadline)) {
+      rows = rowCount();
+      if (rows >= expected) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(rows).as("rows in the tables").isEqualTo(expected);
+  }
+
+  /**
+   * Waits up to {@code timeout} for the committed offset of {@code partition} in {@code group} to
+   * reach {@code expected}, and asserts it is exactly that.
+   */
+  public static void awaitCommittedOffset(
+      Admin admin, String group, TopicPartition partition, long expected, Duration timeout)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    long committed = -1;
+    while (Instant.now().isBefore(deadline)) {
+      OffsetAndMetadata offset = committedOffsets(admin, group).get(partition);
+      committed = offset == null ? -1 : offset.offset();
+      if (committed >= expected) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
   }
 
   public static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin, String group) {

@@ -19,16 +19,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -36,7 +33,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,8 +46,6 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadRecordsIT {
-  private static final Duration CONVERGE = Duration.ofSeconds(120);
-
   /** A secret planted in every secret-bearing key of a connector; it must show up nowhere. */
   private static final String CANARY = "canary-5e1f0c9b77d2";
 
@@ -62,10 +56,12 @@ class BadRecordsIT {
   private Catalog catalog;
   private ConnectWorker worker;
   private KafkaProducer<String, String> producer;
+  private SinkOutcomes outcomes;
 
   @BeforeAll
   void startStack() {
     broker = KafkaBroker.start();
+    outcomes = new SinkOutcomes(broker);
     rest = RestCatalogServer.withLocalWarehouse();
     catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
     secretsFile = StackDirs.newServiceDir("secrets").resolve("connector-secrets.properties");
@@ -153,7 +149,7 @@ class BadRecordsIT {
     worker.rest().putConnector(topic, connector(topic, dlq));
     worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
-    awaitRows(oracle, 202);
+    outcomes.awaitRows(oracle, 202);
 
     List<Long> tableOffsets = new ArrayList<>();
     for (TableOracle.Origin origin : oracle.origins()) {
@@ -166,7 +162,7 @@ class BadRecordsIT {
     assertThat(tableOffsets).containsExactlyInAnyOrderElementsOf(expectedTableOffsets);
     oracle.assertNoFileInTwoSnapshots();
 
-    Map<Long, String> reasons = deadLetters(dlq, deadLetterOffsets.size());
+    Map<Long, String> reasons = outcomes.deadLetters(dlq, deadLetterOffsets.size());
     assertThat(reasons.keySet()).containsExactlyElementsOf(deadLetterOffsets);
     assertThat(reasons.get(1L))
         .contains("topic mixed, partition 0, offset 1 to table db.mixed")
@@ -177,7 +173,7 @@ class BadRecordsIT {
     assertThat(reasons.get(5L)).isNotEmpty();
 
     // the source offsets move past every record, written, skipped or dead-lettered
-    awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 207);
+    outcomes.awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 207);
     assertThat(Files.readString(worker.log()))
         .contains("Bad records go to the dead-letter topic " + dlq);
     worker.rest().deleteConnector(topic);
@@ -211,8 +207,8 @@ class BadRecordsIT {
     }
     send(topic, "{\"id\":50,\"kind\":\"order\",\"qty\":\"lots\"}"); // dead-lettered
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
-    awaitRows(oracle, 50);
-    assertThat(deadLetters(dlq, 1)).containsOnlyKeys(50L);
+    outcomes.awaitRows(oracle, 50);
+    assertThat(outcomes.deadLetters(dlq, 1)).containsOnlyKeys(50L);
 
     // a failure: the catalog goes away past the retry timeout, and the task fails
     rest.stopServing();
@@ -291,7 +287,7 @@ class BadRecordsIT {
       send(topic, withSchema(v1, "{\"id\":" + id + ",\"kind\":\"order\",\"qty\":" + id + "}"));
     }
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
-    awaitRows(oracle, 30);
+    outcomes.awaitRows(oracle, 30);
 
     org.apache.iceberg.Table table =
         catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.parse("db." + topic));
@@ -310,30 +306,17 @@ class BadRecordsIT {
     }
     assertThat(withNote).isEqualTo(10);
     assertThat(bigQty).isEqualTo(10);
-    Map<Long, String> reasons = deadLetters(dlq, 1);
+    Map<Long, String> reasons = outcomes.deadLetters(dlq, 1);
     assertThat(reasons).containsOnlyKeys(20L);
     assertThat(reasons.get(20L)).contains("qty").contains("offset 20");
-    awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 31);
+    outcomes.awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 31);
     worker.rest().deleteConnector(topic);
-  }
-
-  private KafkaConsumer<byte[], byte[]> reader(String group) {
-    return new KafkaConsumer<>(
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            broker.bootstrapServers(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest",
-            ConsumerConfig.GROUP_ID_CONFIG,
-            group),
-        new ByteArrayDeserializer(),
-        new ByteArrayDeserializer());
   }
 
   /** Every key, value and header of a topic, as text. */
   private String topicBytes(String topic) {
     StringBuilder text = new StringBuilder();
-    try (KafkaConsumer<byte[], byte[]> consumer = reader("canary-reader-" + topic)) {
+    try (KafkaConsumer<byte[], byte[]> consumer = outcomes.reader("canary-reader-" + topic)) {
       consumer.subscribe(List.of(topic));
       int empty = 0;
       while (empty < 4) {
@@ -365,60 +348,5 @@ class BadRecordsIT {
     }
     assertThat(text).as("files under %s", dir).isNotEmpty();
     return text.toString();
-  }
-
-  private void awaitRows(TableOracle oracle, long expected) throws InterruptedException {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    long rows = -1;
-    while (Instant.now().isBefore(deadline)) {
-      rows = oracle.rowCount();
-      if (rows >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
-    assertThat(rows).as("rows in the table").isEqualTo(expected);
-  }
-
-  private void awaitCommittedOffset(String group, TopicPartition partition, long expected)
-      throws InterruptedException {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    long committed = -1;
-    try (var admin = broker.admin()) {
-      while (Instant.now().isBefore(deadline)) {
-        var offset = TableOracle.committedOffsets(admin, group).get(partition);
-        committed = offset == null ? -1 : offset.offset();
-        if (committed >= expected) {
-          break;
-        }
-        Thread.sleep(250);
-      }
-    }
-    assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
-  }
-
-  /** The dead letters' original offsets with their exception messages, read from the headers. */
-  private Map<Long, String> deadLetters(String topic, int expected) {
-    Map<Long, String> reasons = new TreeMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = reader("dlq-reader-" + topic)) {
-      consumer.subscribe(List.of(topic));
-      Instant deadline = Instant.now().plus(CONVERGE);
-      while (reasons.size() < expected && Instant.now().isBefore(deadline)) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          long offset = Long.parseLong(header(record, "__connect.errors.offset"));
-          reasons.put(offset, header(record, "__connect.errors.exception.message"));
-        }
-      }
-      // nothing more than expected arrives
-      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(3))) {
-        reasons.put(Long.parseLong(header(record, "__connect.errors.offset")), "unexpected");
-      }
-    }
-    return reasons;
-  }
-
-  private static String header(ConsumerRecord<byte[], byte[]> record, String key) {
-    Header header = record.headers().lastHeader(key);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 }

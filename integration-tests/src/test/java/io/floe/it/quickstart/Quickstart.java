@@ -22,8 +22,10 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -34,7 +36,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * the table, and stops everything.
  */
 public final class Quickstart {
-  private static final int EVENTS_PER_VERSION = 50;
+  /** Sample events per schema version (one more v2 event ends the run). */
+  public static final int EVENTS_PER_VERSION = 50;
+
   private static final Duration WAIT_FOR_TABLE = Duration.ofSeconds(90);
 
   /** What a run showed. */
@@ -95,6 +99,16 @@ public final class Quickstart {
               broker.bootstrapServers(), registry.url(), topic, EVENTS_PER_VERSION);
       out.printf("Produced %d Avro events (schema v1, then v2 with a new field)%n", sent);
       return awaitResult(worker, name, config, sent);
+    }
+  }
+
+  /** Reads the quickstart's table from its catalog on disk, which outlives {@link #run}. */
+  public <T> T readTable(Function<Table, T> reader) {
+    Map<String, String> config =
+        ConfigExamples.quickstart(workDir, "", ConfigExamples.EXAMPLE_BOOTSTRAP_SERVERS);
+    try (AutoCloseableCatalog catalog = catalog(config)) {
+      return reader.apply(
+          catalog.get().loadTable(TableIdentifier.parse(config.get("iceberg.tables"))));
     }
   }
 

@@ -6,6 +6,8 @@ package io.floe.it.quickstart;
 
 import io.floe.it.avro.RegistryClient;
 import io.floe.it.avro.WireFormat;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +27,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The quickstart's sample events: page views as Avro in the Confluent wire format, first with
  * schema v1, then with v2, which adds an optional {@code country} field.
  */
-final class SampleEvents {
+public final class SampleEvents {
   static final Schema V1 = pageView(false);
 
   static final Schema V2 = pageView(true);
@@ -49,6 +51,47 @@ final class SampleEvents {
 
   private SampleEvents() {}
 
+  /**
+   * Sample event {@code id} as it is produced: {@code perVersion} events of v1 (no country), then
+   * as many of v2, then one more v2 event, the last, on page {@code /goodbye}.
+   */
+  public record Event(long id, String user, String page, String country) {
+    static Event of(long id, int perVersion) {
+      if (id == 2L * perVersion) {
+        return new Event(id, "user-0", "/goodbye", "NL");
+      }
+      int i = (int) id;
+      String country = i >= perVersion ? COUNTRIES[i % COUNTRIES.length] : null;
+      return new Event(id, "user-" + (i % 7), PAGES[i % PAGES.length], country);
+    }
+
+    /** The schema version it is written with. */
+    Schema schema() {
+      return country == null ? V1 : V2;
+    }
+
+    GenericRecord toAvro(long start) {
+      GenericRecord event = new GenericData.Record(schema());
+      event.put("id", id);
+      event.put("user", user);
+      event.put("page", page);
+      event.put("ts", start + id * 1000L);
+      if (country != null) {
+        event.put("country", country);
+      }
+      return event;
+    }
+  }
+
+  /** Every event {@link #produce} sends for {@code perVersion}, in order. */
+  public static List<Event> events(int perVersion) {
+    List<Event> events = new ArrayList<>();
+    for (int id = 0; id <= 2 * perVersion; id++) {
+      events.add(Event.of(id, perVersion));
+    }
+    return events;
+  }
+
   /** Produces {@code perVersion} events of v1, then as many of v2; returns how many were sent. */
   static int produce(String bootstrapServers, String registryUrl, String topic, int perVersion) {
     RegistryClient registry = new RegistryClient(registryUrl);
@@ -68,24 +111,17 @@ final class SampleEvents {
                 true,
                 ProducerConfig.ACKS_CONFIG,
                 "all"))) {
-      for (int i = 0; i < 2 * perVersion; i++) {
-        boolean second = i >= perVersion;
-        GenericRecord event = new GenericData.Record(second ? V2 : V1);
-        event.put("id", (long) i);
-        event.put("user", "user-" + (i % 7));
-        event.put("page", PAGES[i % PAGES.length]);
-        event.put("ts", start + i * 1000L);
-        if (second) {
-          event.put("country", COUNTRIES[i % COUNTRIES.length]);
-        }
-        byte[] value = WireFormat.encode(second ? v2 : v1, event);
-        producer.send(new ProducerRecord<>(topic, "user-" + (i % 7), value));
+      List<Event> events = events(perVersion);
+      Event last = events.get(events.size() - 1);
+      for (Event event : events.subList(0, events.size() - 1)) {
+        int schemaId = event.schema() == V2 ? v2 : v1;
+        producer.send(
+            new ProducerRecord<>(
+                topic, event.user(), WireFormat.encode(schemaId, event.toAvro(start))));
       }
       producer.flush();
       producer
-          .send(
-              new ProducerRecord<>(
-                  topic, "end", WireFormat.encode(v2, lastEvent(2 * perVersion, start))))
+          .send(new ProducerRecord<>(topic, "end", WireFormat.encode(v2, last.toAvro(start))))
           .get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("Producing sample events failed", e);
@@ -94,15 +130,5 @@ final class SampleEvents {
       throw new IllegalStateException("Interrupted producing sample events", e);
     }
     return 2 * perVersion + 1;
-  }
-
-  private static GenericRecord lastEvent(int id, long start) {
-    GenericRecord event = new GenericData.Record(V2);
-    event.put("id", (long) id);
-    event.put("user", "user-0");
-    event.put("page", "/goodbye");
-    event.put("ts", start + id * 1000L);
-    event.put("country", "NL");
-    return event;
   }
 }

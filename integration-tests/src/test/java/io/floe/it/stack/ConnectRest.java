@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -69,6 +70,20 @@ public final class ConnectRest {
   }
 
   /** Creates or updates a connector ({@code PUT /connectors/{name}/config}). */
+  /** The error messages of a {@link #validate} answer, by config key; only keys with errors. */
+  public static Map<String, List<String>> errorsByKey(JsonNode validation) {
+    Map<String, List<String>> errors = new HashMap<>();
+    for (JsonNode config : validation.path("configs")) {
+      JsonNode value = config.path("value");
+      List<String> messages = new ArrayList<>();
+      value.path("errors").forEach(m -> messages.add(m.asText()));
+      if (!messages.isEmpty()) {
+        errors.put(value.path("name").asText(), messages);
+      }
+    }
+    return errors;
+  }
+
   public JsonNode putConnector(String name, Map<String, String> config) {
     return expectOk(send("PUT", "/connectors/" + encode(name) + "/config", json(config)));
   }

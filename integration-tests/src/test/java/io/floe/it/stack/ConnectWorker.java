@@ -54,6 +54,7 @@ public final class ConnectWorker implements AutoCloseable {
     private String maxHeap = "768m";
     private final List<String> jvmOptions = new ArrayList<>();
     private final Map<String, String> extra = new LinkedHashMap<>();
+    private final List<String> jvmOptions = new ArrayList<>();
 
     public Options runtime(KafkaRuntime value) {
       this.runtime = value;
@@ -88,6 +89,12 @@ public final class ConnectWorker implements AutoCloseable {
       extra.put(key, value);
       return this;
     }
+
+    /** Options for the worker's JVM, after the heap and logging ones. */
+    public Options jvmOptions(List<String> options) {
+      jvmOptions.addAll(options);
+      return this;
+    }
   }
 
   public static ConnectWorker start(KafkaBroker broker, Path pluginPath, Options options) {
@@ -98,6 +105,7 @@ public final class ConnectWorker implements AutoCloseable {
     List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx" + options.maxHeap));
     jvm.addAll(options.jvmOptions);
     jvm.addAll(Logging.jvmOptions(options.runtime, dir));
+    jvm.addAll(options.jvmOptions);
     JavaProcess process =
         JavaProcess.start(
             "connect",

@@ -91,11 +91,17 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   private static String randomClusterId() {
-    // A Kafka cluster id is a base64url-encoded 16-byte UUID, 22 characters.
-    UUID uuid = UUID.randomUUID();
-    ByteBuffer bytes = ByteBuffer.allocate(16);
-    bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    // A Kafka cluster id is a base64url-encoded 16-byte UUID, 22 characters. One that starts with
+    // '-' reads as an option to kafka-storage (as Kafka's own Uuid.randomUuid knows): draw again.
+    while (true) {
+      UUID uuid = UUID.randomUUID();
+      ByteBuffer bytes = ByteBuffer.allocate(16);
+      bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+      String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+      if (!id.startsWith("-")) {
+        return id;
+      }
+    }
   }
 
   private static Path writeConfig(Path dir, int port, int controllerPort) {
@@ -182,9 +188,14 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** Creates a topic with replication factor 1. */
   public void createTopic(String name, int partitions) {
+    createTopic(name, partitions, Map.of());
+  }
+
+  /** Creates a topic with topic-level settings, e.g. {@code max.message.bytes}. */
+  public void createTopic(String name, int partitions, Map<String, String> configs) {
     try (Admin admin = admin()) {
       admin
-          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+          .createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
           .all()
           .get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {

@@ -50,7 +50,7 @@ public final class Ports {
     }
   }
 
-  static void sleep(Duration duration) {
+  public static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {

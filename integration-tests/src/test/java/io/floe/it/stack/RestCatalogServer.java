@@ -44,6 +44,7 @@ public final class RestCatalogServer implements AutoCloseable {
   private final Catalog backend;
   private final RESTCatalogAdapter adapter;
   private final Server server;
+  private final FaultyServlet servlet;
   private final URI uri;
   private final long startupMillis;
   private boolean closed;
@@ -55,6 +56,7 @@ public final class RestCatalogServer implements AutoCloseable {
       Catalog backend,
       RESTCatalogAdapter adapter,
       Server server,
+      FaultyServlet servlet,
       URI uri,
       long startupMillis) {
     this.dir = dir;
@@ -63,6 +65,7 @@ public final class RestCatalogServer implements AutoCloseable {
     this.backend = backend;
     this.adapter = adapter;
     this.server = server;
+    this.servlet = servlet;
     this.uri = uri;
     this.startupMillis = startupMillis;
   }
@@ -98,7 +101,8 @@ public final class RestCatalogServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
-    context.addServlet(new ServletHolder(new RESTCatalogServlet(adapter)), "/*");
+    FaultyServlet servlet = new FaultyServlet(new RESTCatalogServlet(adapter));
+    context.addServlet(new ServletHolder(servlet), "/*");
     CompressionHandler compression = new CompressionHandler(context);
     compression.putCompression(new GzipCompression());
     server.setHandler(compression);
@@ -114,7 +118,15 @@ public final class RestCatalogServer implements AutoCloseable {
     long millis = (System.nanoTime() - begin) / 1_000_000;
     LOG.info("REST catalog started at {} in {} ms, warehouse {}", uri, millis, warehouse);
     return new RestCatalogServer(
-        dir, warehouse, Map.copyOf(fileIoProperties), backend, adapter, server, uri, millis);
+        dir,
+        warehouse,
+        Map.copyOf(fileIoProperties),
+        backend,
+        adapter,
+        server,
+        servlet,
+        uri,
+        millis);
   }
 
   private static void stopAfterFailedStart(Server server, Catalog backend, Exception cause) {
@@ -153,6 +165,21 @@ public final class RestCatalogServer implements AutoCloseable {
       throw new IllegalStateException("Restarting the REST catalog on " + uri + " failed", e);
     }
     LOG.info("REST catalog at {} serves again", uri);
+  }
+
+  /**
+   * Answers 400 to every request whose path ends with {@code pathSuffix} (say {@code
+   * /tables/orders} to fail loads and commits of one table) until {@link #clearFaults}.
+   */
+  public void failRequestsEndingWith(String pathSuffix) {
+    servlet.failPathsEndingWith(pathSuffix);
+    LOG.info("REST catalog at {} answers 400 to requests ending with {}", uri, pathSuffix);
+  }
+
+  /** Ends {@link #failRequestsEndingWith}. */
+  public void clearFaults() {
+    servlet.failPathsEndingWith(null);
+    LOG.info("REST catalog at {} answers every request again", uri);
   }
 
   /** {@code http://127.0.0.1:<port>}; the REST API is under {@code /v1/}. */

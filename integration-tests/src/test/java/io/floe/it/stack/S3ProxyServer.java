@@ -59,7 +59,7 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private final Path dir;
   private final BlobStore blobStore;
-  private final S3Proxy proxy;
+  private S3Proxy proxy;
   private final URI endpoint;
   private final long startupMillis;
   private boolean closed;
@@ -79,14 +79,7 @@ public final class S3ProxyServer implements AutoCloseable {
     Path dir = StackDirs.newServiceDir("s3proxy");
     Path blobs = createDirectory(dir.resolve("blobs"));
     BlobStore blobStore = new FilesystemNio2BlobStore(blobs.toString());
-    S3Proxy proxy =
-        S3Proxy.builder()
-            .blobStore(blobStore)
-            .endpoint(URI.create("http://" + Ports.LOOPBACK + ":0"))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-            .ignoreUnknownHeaders(true)
-            .stopTimeout(0)
-            .build();
+    S3Proxy proxy = newProxy(blobStore, 0);
     try {
       proxy.start();
       awaitStarted(proxy);
@@ -98,6 +91,41 @@ public final class S3ProxyServer implements AutoCloseable {
     long millis = (System.nanoTime() - begin) / 1_000_000;
     LOG.info("S3Proxy started at {} in {} ms, blobs in {}", endpoint, millis, blobs);
     return new S3ProxyServer(dir, blobStore, proxy, endpoint, millis);
+  }
+
+  private static S3Proxy newProxy(BlobStore blobStore, int port) {
+    return S3Proxy.builder()
+        .blobStore(blobStore)
+        .endpoint(URI.create("http://" + Ports.LOOPBACK + ":" + port))
+        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+        .ignoreUnknownHeaders(true)
+        .stopTimeout(0)
+        .build();
+  }
+
+  /**
+   * Stops answering: the port is closed, so clients get connection refused, as when the object
+   * store is unreachable. The blobs stay.
+   */
+  public synchronized void stopServing() {
+    try {
+      proxy.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("Stopping S3Proxy at " + endpoint + " failed", e);
+    }
+    LOG.info("S3Proxy at {} stopped serving", endpoint);
+  }
+
+  /** Serves the same blobs again on the same port after {@link #stopServing}. */
+  public synchronized void resumeServing() {
+    proxy = newProxy(blobStore, endpoint.getPort());
+    try {
+      proxy.start();
+      awaitStarted(proxy);
+    } catch (Exception e) {
+      throw new IllegalStateException("Restarting S3Proxy on " + endpoint + " failed", e);
+    }
+    LOG.info("S3Proxy at {} serves again", endpoint);
   }
 
   private static void awaitStarted(S3Proxy proxy) throws InterruptedException {

@@ -1,0 +1,136 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.metrics;
+
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * The commit metrics of one table, kept by the coordinator: MBean {@code
+ * io.floe:type=table-metrics,connector=<c>,table=<t>}. Updated on the coordinator thread, read from
+ * any.
+ *
+ * <p>The freshness lag is the time since the table's event-time watermark ({@code valid-through}):
+ * it grows while nothing newer is committed and drops when a commit moves the watermark. At the
+ * coordinator's start a configured table shows its last commit as the table records it; a table
+ * without a watermark (or a dynamic table not yet committed by this coordinator) shows -1.
+ */
+public final class TableMetrics implements AutoCloseable {
+  static final String TYPE = "table-metrics";
+  static final long UNKNOWN = -1;
+
+  /** What the last commit of the table did. */
+  private record LastCommit(
+      long timeMs, long durationMs, long records, long files, long bytes, long snapshotId) {}
+
+  private final Clock clock;
+  private final MetricsRegistry.Registration registration;
+  private volatile LastCommit last = new LastCommit(UNKNOWN, UNKNOWN, 0, 0, 0, UNKNOWN);
+  private volatile long validThroughMs = UNKNOWN;
+  private volatile long commits;
+  private volatile long recordsCommitted;
+  private volatile long failures;
+  private volatile long partialCommits;
+
+  TableMetrics(MetricsRegistry registry, String table, Clock clock) {
+    this.clock = clock;
+    GaugeSet gauges =
+        new GaugeSet()
+            .add(
+                "last-commit-time-ms",
+                "When the table was last committed (epoch ms), -1 before the first commit",
+                () -> last.timeMs())
+            .add(
+                "last-commit-duration-ms",
+                "How long the last commit of the table took",
+                () -> last.durationMs())
+            .add("last-commit-records", "Records of the last commit", () -> last.records())
+            .add("last-commit-files", "Data files of the last commit", () -> last.files())
+            .add("last-commit-bytes", "Bytes of data files of the last commit", () -> last.bytes())
+            .add(
+                "snapshot-id",
+                "Snapshot id of the last commit, -1 before the first",
+                () -> last.snapshotId())
+            .add(
+                "valid-through-ms",
+                "Event-time watermark of the table (epoch ms), -1 if unknown",
+                () -> validThroughMs)
+            .add(
+                "freshness-lag-ms",
+                "Now minus the event-time watermark, -1 if unknown",
+                this::freshnessLagMs)
+            .add("commits", "Commits of the table", () -> commits)
+            .add("records-committed", "Records committed to the table", () -> recordsCommitted)
+            .add("commit-failures", "Failed commit attempts of the table", () -> failures)
+            .add(
+                "partial-commits",
+                "Commits of cycles that timed out before every partition answered",
+                () -> partialCommits);
+    this.registration =
+        registry.register(
+            TYPE,
+            Map.of("table", table),
+            Map.of("table", table),
+            "Commits of table " + table + " by connector " + registry.connector(),
+            gauges);
+  }
+
+  /**
+   * A commit of the table landed.
+   *
+   * @param validThroughMs the table's watermark after it, or null if it has none
+   * @param partial whether the cycle timed out before every partition answered
+   */
+  public synchronized void committed(
+      long snapshotId,
+      long records,
+      long files,
+      long bytes,
+      long durationMs,
+      Long validThroughMs,
+      boolean partial) {
+    last = new LastCommit(clock.millis(), durationMs, records, files, bytes, snapshotId);
+    if (validThroughMs != null) {
+      this.validThroughMs = Math.max(this.validThroughMs, validThroughMs);
+    }
+    commits++;
+    recordsCommitted += records;
+    if (partial) {
+      partialCommits++;
+    }
+  }
+
+  /**
+   * Shows the table's last commit as the catalog has it, made before this coordinator started
+   * (counts stay at zero). Ignored once this coordinator has committed the table: the restore runs
+   * beside the commits and may finish after the first of them.
+   *
+   * @param validThroughMs the table's watermark, or null if it has none
+   */
+  public synchronized void restored(long snapshotId, long commitTimeMs, Long validThroughMs) {
+    if (commits > 0) {
+      return;
+    }
+    last = new LastCommit(commitTimeMs, UNKNOWN, 0, 0, 0, snapshotId);
+    if (validThroughMs != null) {
+      this.validThroughMs = Math.max(this.validThroughMs, validThroughMs);
+    }
+  }
+
+  /** A commit attempt of the table failed. */
+  public void failed() {
+    failures++;
+  }
+
+  long freshnessLagMs() {
+    long watermark = validThroughMs;
+    return watermark == UNKNOWN ? UNKNOWN : Math.max(0, clock.millis() - watermark);
+  }
+
+  @Override
+  public void close() {
+    registration.close();
+  }
+}

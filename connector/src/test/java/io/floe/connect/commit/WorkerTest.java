@@ -1,0 +1,422 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.connect.catalog.TableProvider;
+import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.Secrets;
+import io.floe.connect.control.CommitRequest;
+import io.floe.connect.control.DataComplete;
+import io.floe.connect.control.DataWritten;
+import io.floe.connect.control.EventManifest;
+import io.floe.connect.control.PartitionOffset;
+import io.floe.connect.control.StartCommit;
+import io.floe.connect.write.SinkWriter;
+import io.floe.connect.write.WriterPool;
+import io.floe.connect.write.WriterPoolOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A task's side of the commit protocol, its control thread driven turn by turn on a hand-moved
+ * clock: answers to {@code StartCommit}, the transaction that carries them, and what happens when
+ * files, manifests or the transaction fail. The writer is real, over a table on the local file
+ * system; the control topic is in memory.
+ */
+class WorkerTest {
+  private static final String GROUP = "connect-orders";
+  private static final String TABLE = "db.events";
+  private static final TopicPartition P0 = new TopicPartition("orders", 0);
+  private static final TopicPartition P1 = new TopicPartition("orders", 1);
+  private static final long RETRY_TIMEOUT_MS = 60_000;
+  private static final Schema VALUE =
+      SchemaBuilder.struct()
+          .field("id", Schema.INT64_SCHEMA)
+          .field("name", Schema.STRING_SCHEMA)
+          .build();
+  private static final ConsumerGroupMetadata CONNECT_GROUP =
+      new ConsumerGroupMetadata(GROUP, 7, "connector-consumer-orders-1", Optional.empty());
+
+  @TempDir Path dir;
+
+  private final MutableClock clock = new MutableClock(1_767_225_600_000L);
+  private final InMemoryControlTopic control = new InMemoryControlTopic();
+  private final AtomicInteger reportsAwaited = new AtomicInteger();
+  private HadoopCatalog catalog;
+  private Path dataFolder;
+  private Table table;
+  private Worker worker;
+
+  @BeforeEach
+  void createTable() throws IOException {
+    catalog = new HadoopCatalog(new Configuration(), dir.resolve("wh").toString());
+    catalog.createNamespace(Namespace.of("db"));
+    dataFolder = Files.createDirectory(dir.resolve("data"));
+    table =
+        catalog.createTable(
+            TableIdentifier.parse(TABLE),
+            new org.apache.iceberg.Schema(
+                Types.NestedField.optional(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "name", Types.StringType.get())),
+            PartitionSpec.unpartitioned(),
+            Map.of(
+                TableProperties.FORMAT_VERSION,
+                "2",
+                TableProperties.WRITE_DATA_LOCATION,
+                dataFolder.resolve("files").toString()));
+    worker = worker(Long.MAX_VALUE);
+  }
+
+  private Worker worker(long bufferBytes) {
+    FloeSinkConfig config =
+        new FloeSinkConfig(
+            Map.of("name", "orders", "iceberg.tables", TABLE, "iceberg.catalog.type", "hadoop"));
+    SinkWriter writer =
+        new SinkWriter(
+            config,
+            new TableProvider(catalog, config),
+            new WriterPool(WriterPoolOptions.defaults(), Map.of(), 1),
+            config.convertOptions(),
+            new NoBadRecords());
+    ControlSettings settings =
+        new ControlSettings(
+            "orders",
+            1,
+            "",
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(5),
+            Duration.ofMillis(RETRY_TIMEOUT_MS),
+            bufferBytes,
+            Secrets.of(Map.of()),
+            java.util.List.of());
+    Worker created =
+        new Worker(
+            settings,
+            writer,
+            reportsAwaited::incrementAndGet,
+            control,
+            control.topic(),
+            () -> CONNECT_GROUP,
+            clock,
+            new io.floe.connect.metrics.TaskMetrics(
+                io.floe.connect.metrics.MetricsRegistry.forTask("orders", null),
+                1,
+                WriterPoolOptions.defaults().memoryBudgetBytes(),
+                () -> 0,
+                () -> 0));
+    created.openClients();
+    return created;
+  }
+
+  @AfterEach
+  void close() {
+    worker.close();
+  }
+
+  private MockProducer<byte[], byte[]> producer() {
+    return control.producer("floe-orders-worker-1");
+  }
+
+  /** A coordinator's {@code StartCommit}, then a turn of the worker's control thread. */
+  private UUID cycle() {
+    UUID id = UUID.randomUUID();
+    control.send(GROUP, "orders-coordinator", new StartCommit(id));
+    assertThat(worker.turn()).as("the worker keeps running").isTrue();
+    return id;
+  }
+
+  private static List<SinkRecord> records(TopicPartition partition, long from, long to) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (long offset = from; offset <= to; offset++) {
+      Struct value =
+          new Struct(VALUE).put("id", partition.partition() * 1000 + offset).put("name", "n");
+      records.add(
+          new SinkRecord(
+              partition.topic(),
+              partition.partition(),
+              null,
+              null,
+              VALUE,
+              value,
+              offset,
+              1_000L + offset,
+              TimestampType.CREATE_TIME));
+    }
+    return records;
+  }
+
+  private Map<TopicPartition, Long> putBoth() {
+    List<SinkRecord> batch = new ArrayList<>(records(P0, 5, 7));
+    batch.addAll(records(P1, 3, 3));
+    return worker.put(batch);
+  }
+
+  /** The object store stops accepting files: the data folder is a plain file. */
+  private void objectStoreDown() throws IOException {
+    Files.delete(dataFolder);
+    Files.createFile(dataFolder);
+  }
+
+  private void objectStoreBack() throws IOException {
+    Files.delete(dataFolder);
+    Files.createDirectory(dataFolder);
+  }
+
+  private List<DataComplete> answers() {
+    return control.events(GROUP, DataComplete.class);
+  }
+
+  private static List<PartitionOffset> offsets(PartitionOffset... offsets) {
+    return List.of(offsets);
+  }
+
+  /** Commits the worker's manifests to the table and returns the ids of the table's rows. */
+  private List<Long> commitAndReadIds(List<DataWritten> manifests) throws IOException {
+    var append = table.newFastAppend();
+    manifests.forEach(manifest -> append.appendManifest(new EventManifest(manifest)));
+    append.commit();
+    table.refresh();
+    List<Long> ids = new ArrayList<>();
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+      rows.forEach(row -> ids.add((Long) row.getField("id")));
+    }
+    ids.sort(Long::compare);
+    return ids;
+  }
+
+  @Test
+  void anIdleWorkerAnswersEveryStartCommitOfItsConnectorWithItsPartitions() {
+    UUID beforeAssignment = cycle();
+    worker.open(List.of(P0, P1));
+    UUID idle = cycle();
+    control.send("connect-payments", "payments-coordinator", new StartCommit(UUID.randomUUID()));
+    assertThat(worker.turn()).isTrue();
+
+    assertThat(answers())
+        .containsExactly(
+            new DataComplete(beforeAssignment, List.of()),
+            new DataComplete(
+                idle,
+                offsets(
+                    new PartitionOffset("orders", 0, null, null),
+                    new PartitionOffset("orders", 1, null, null))));
+    assertThat(control.events(GROUP, DataWritten.class)).isEmpty();
+    assertThat(control.committedOffsets(GROUP)).isEmpty();
+  }
+
+  @Test
+  void aHandOverSendsItsManifestsItsPartitionsAndTheSourceOffsetsInOneTransaction()
+      throws IOException {
+    worker.open(List.of(P0, P1));
+    assertThat(putBoth()).isEmpty();
+
+    UUID id = cycle();
+
+    assertThat(producer().commitCount()).isEqualTo(1);
+    assertThat(reportsAwaited).hasValue(1);
+    List<DataWritten> written = control.events(GROUP, DataWritten.class);
+    assertThat(written)
+        .singleElement()
+        .satisfies(
+            event -> {
+              assertThat(event.commitId()).isEqualTo(id);
+              assertThat(event.table()).isEqualTo(TABLE);
+              assertThat(event.recordCount()).isEqualTo(4);
+            });
+    assertThat(answers())
+        .containsExactly(
+            new DataComplete(
+                id,
+                offsets(
+                    new PartitionOffset("orders", 0, 8L, 1_007L),
+                    new PartitionOffset("orders", 1, 4L, 1_003L))));
+    assertThat(control.committedOffsets(GROUP))
+        .isEqualTo(Map.of(P0, new OffsetAndMetadata(8), P1, new OffsetAndMetadata(4)));
+    assertThat(commitAndReadIds(written)).containsExactly(5L, 6L, 7L, 1003L);
+  }
+
+  @Test
+  void filesThatCannotBeWrittenRewindTheHandOverToItsFirstOffsetsAndSendNothing()
+      throws IOException {
+    worker.open(List.of(P0, P1));
+    objectStoreDown();
+    assertThat(putBoth()).isEmpty();
+
+    cycle();
+
+    assertThat(producer().commitCount()).isZero();
+    assertThat(answers()).isEmpty();
+    assertThat(control.committedOffsets(GROUP)).isEmpty();
+    assertThat(worker.put(records(P0, 8, 9)))
+        .as("the next batch is dropped and the partitions are rewound")
+        .isEqualTo(Map.of(P0, 5L, P1, 3L));
+
+    objectStoreBack();
+    assertThat(putBoth()).isEmpty();
+    UUID id = cycle();
+
+    List<DataWritten> written = control.events(GROUP, DataWritten.class);
+    assertThat(answers())
+        .containsExactly(
+            new DataComplete(
+                id,
+                offsets(
+                    new PartitionOffset("orders", 0, 8L, 1_007L),
+                    new PartitionOffset("orders", 1, 4L, 1_003L))));
+    assertThat(commitAndReadIds(written)).containsExactly(5L, 6L, 7L, 1003L);
+  }
+
+  @Test
+  void handOverFailuresLongerThanTheRetryTimeoutFailTheTaskSayingWhy() throws IOException {
+    worker.open(List.of(P0, P1));
+    objectStoreDown();
+    putBoth();
+    cycle();
+    clock.advance(RETRY_TIMEOUT_MS);
+    assertThat(putBoth()).isNotEmpty();
+    putBoth();
+    cycle();
+    assertThat(putBoth()).as("still retried at the retry timeout").isNotEmpty();
+
+    clock.advance(1);
+    putBoth();
+    control.send(GROUP, "orders-coordinator", new StartCommit(UUID.randomUUID()));
+
+    assertThat(worker.turn()).isFalse();
+    assertThatThrownBy(() -> worker.put(records(P0, 5, 5)))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("Task orders-1 has failed to hand over its data since")
+        .hasMessageContaining("iceberg.control.commit.retry-timeout-ms=" + RETRY_TIMEOUT_MS)
+        .hasMessageContaining("a restart reads it again");
+    assertThat(answers()).isEmpty();
+  }
+
+  @Test
+  void aFailedTransactionIsAbortedAndItsHandOverReadAgain() {
+    worker.open(List.of(P0, P1));
+    putBoth();
+    producer().commitTransactionException = new KafkaException("the broker is unreachable");
+
+    cycle();
+
+    assertThat(producer().transactionAborted()).isTrue();
+    assertThat(answers()).isEmpty();
+    assertThat(control.committedOffsets(GROUP)).isEmpty();
+    assertThat(worker.put(records(P0, 8, 8))).isEqualTo(Map.of(P0, 5L, P1, 3L));
+  }
+
+  @Test
+  void aPassingTransactionFailureIsForgottenOnceATransactionGoesThrough() {
+    worker.open(List.of(P0));
+    producer().commitTransactionException = new KafkaException("the broker is unreachable");
+    cycle();
+    producer().commitTransactionException = null;
+    cycle();
+    assertThat(answers()).hasSize(1);
+
+    clock.advance(RETRY_TIMEOUT_MS + 1);
+    producer().commitTransactionException = new KafkaException("the broker is unreachable");
+    cycle();
+
+    worker.checkHealthy();
+  }
+
+  @Test
+  void anIdleAnswerDoesNotEndAnObjectStoreOutage() throws IOException {
+    worker.open(List.of(P0, P1));
+    objectStoreDown();
+    putBoth();
+    cycle();
+    assertThat(putBoth()).isNotEmpty();
+    cycle();
+    assertThat(answers()).as("an idle answer while rows wait to be read again").hasSize(1);
+
+    clock.advance(RETRY_TIMEOUT_MS + 1);
+    putBoth();
+    control.send(GROUP, "orders-coordinator", new StartCommit(UUID.randomUUID()));
+
+    assertThat(worker.turn()).isFalse();
+    assertThatThrownBy(worker::checkHealthy).hasMessageContaining("Failed to create Parquet file");
+  }
+
+  @Test
+  void aFencedWorkerFailsSayingAnotherInstanceTookOver() {
+    worker.open(List.of(P0, P1));
+    putBoth();
+    producer().fenceProducer();
+    control.send(GROUP, "orders-coordinator", new StartCommit(UUID.randomUUID()));
+
+    assertThat(worker.turn()).isFalse();
+    assertThatThrownBy(() -> worker.put(records(P0, 8, 8)))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining(
+            "Worker of task orders-1 was fenced: another instance of this task took over"
+                + " (transactional id floe-orders-worker-1)");
+  }
+
+  @Test
+  void aWorkerHoldingEnoughPendingBytesAsksForAnEarlyCommit() {
+    worker.close();
+    worker = worker(1);
+    worker.open(List.of(P0, P1));
+    putBoth();
+
+    assertThat(worker.turn()).isTrue();
+
+    assertThat(control.events(GROUP, CommitRequest.class))
+        .singleElement()
+        .satisfies(request -> assertThat(request.bufferedBytes()).isPositive());
+  }
+
+  /** Every test record is good: a bad one fails the test. */
+  private static final class NoBadRecords implements SinkWriter.RecordOutcomes {
+    @Override
+    public void tombstone(SinkRecord record) {
+      throw new AssertionError("unexpected tombstone " + record);
+    }
+
+    @Override
+    public void failed(SinkRecord record, String table, RuntimeException cause) {
+      throw new AssertionError("unexpected bad record " + record, cause);
+    }
+  }
+}

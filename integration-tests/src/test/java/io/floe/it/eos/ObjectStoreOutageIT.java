@@ -1,0 +1,191 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.eos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.S3ProxyServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The object store goes away: a REST catalog whose warehouse is on S3Proxy, a Connect worker whose
+ * tasks write their data files and manifests there too. While S3 is down neither the workers'
+ * hand-overs nor the coordinator's commits can succeed; afterwards every record is in the tables
+ * exactly once ({@link TableOracle}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ObjectStoreOutageIT {
+  private static final long INTERVAL_MS = 2000;
+  private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  private KafkaBroker broker;
+  private S3ProxyServer s3;
+  private RestCatalogServer rest;
+  private Catalog catalog;
+  private ConnectWorker worker;
+  private OrderEvents events;
+  private Admin admin;
+
+  @BeforeAll
+  void startStack() {
+    broker = KafkaBroker.start();
+    s3 = S3ProxyServer.start();
+    rest = RestCatalogServer.withS3Warehouse(s3, "outage");
+    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    worker =
+        ConnectWorker.start(
+            broker, PluginInstall.pluginPath(), new ConnectWorker.Options().groupId("s3-outage"));
+    events = new OrderEvents(broker.bootstrapServers());
+    admin = broker.admin();
+  }
+
+  @AfterAll
+  void stopStack() throws Exception {
+    for (AutoCloseable service :
+        new AutoCloseable[] {admin, events, worker, (AutoCloseable) catalog, rest, s3, broker}) {
+      if (service != null) {
+        service.close();
+      }
+    }
+  }
+
+  private Map<String, String> connector(String name) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
+    config.put("tasks.max", "2");
+    config.put("topics", name);
+    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "true");
+    config.put("iceberg.tables", "db." + name + "_a,db." + name + "_b");
+    config.put("iceberg.tables.route-field", "kind");
+    config.put("iceberg.table.db." + name + "_a.route-regex", "a");
+    config.put("iceberg.table.db." + name + "_b.route-regex", "b");
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
+    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    // fail fast instead of the SDK's own retries, so the outage reaches Floe's retry logic
+    config.put("iceberg.catalog.s3.retry.num-retries", "0");
+    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
+    config.put("iceberg.control.commit.interval-ms", Long.toString(INTERVAL_MS));
+    config.put("iceberg.control.commit.timeout-ms", "1500");
+    return config;
+  }
+
+  private TableOracle oracle(String name) {
+    return new TableOracle(catalog, List.of("db." + name + "_a", "db." + name + "_b"));
+  }
+
+  private static void await(String what, LongSupplier actual, long expected, Duration timeout)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    long last = -1;
+    while (Instant.now().isBefore(deadline)) {
+      last = actual.getAsLong();
+      if (last >= expected) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(last).as(what).isEqualTo(expected);
+  }
+
+  @Test
+  void anObjectStoreOutageDelaysCommitsAndLosesAndDuplicatesNothing() throws Exception {
+    String name = "s3down";
+    broker.createTopic(name, 4);
+    worker.rest().putConnector(name, connector(name));
+    worker.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the outage", oracle::rowCount, 1000, CONVERGE);
+
+    s3.stopServing();
+    try {
+      events.send(name, 4, 1000, 3000);
+      Thread.sleep(5 * INTERVAL_MS);
+    } finally {
+      s3.resumeServing();
+    }
+    await("rows after the outage", oracle::rowCount, 3000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 3000);
+    assertThat(worker.rest().status(name).path("tasks"))
+        .allSatisfy(task -> assertThat(task.path("state").asText()).isEqualTo("RUNNING"));
+    // depending on timing the outage hits the tasks' hand-overs, the coordinator's commits or both
+    assertThat(java.nio.file.Files.readString(worker.log()))
+        .as("the worker log tells what happened")
+        .containsAnyOf(
+            "Task " + name + "-0 could not hand over cycle",
+            "Task " + name + "-1 could not hand over cycle",
+            "Task " + name + "-0 could not write",
+            "Task " + name + "-1 could not write",
+            "of tables [db." + name);
+    worker.rest().deleteConnector(name);
+  }
+
+  @Test
+  void anObjectStoreOutagePastTheRetryTimeoutFailsReadablyAndARestartResumesExactlyOnce()
+      throws Exception {
+    String name = "s3gone";
+    broker.createTopic(name, 4);
+    Map<String, String> config = connector(name);
+    config.put("iceberg.control.commit.retry-timeout-ms", "4000");
+    worker.rest().putConnector(name, config);
+    worker.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    await("rows before the outage", oracle::rowCount, 1000, CONVERGE);
+
+    s3.stopServing();
+    JsonNode failed;
+    try {
+      events.send(name, 4, 1000, 2000);
+      failed = worker.rest().awaitTaskFailed(name, Duration.ofSeconds(90));
+      Thread.sleep(3000); // the other task's retry timeout ends too
+    } finally {
+      s3.resumeServing();
+    }
+    assertThat(failed.path("trace").asText())
+        .as("the failed task's trace")
+        .contains("iceberg.control.commit.retry-timeout-ms=4000");
+
+    restartUntilRunning(name);
+    await("rows after the restart", oracle::rowCount, 2000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 2000);
+    worker.rest().deleteConnector(name);
+  }
+
+  /** Restarts the failed tasks, again if one whose failure was on its way failed after them. */
+  private void restartUntilRunning(String name) {
+    for (int attempt = 1; ; attempt++) {
+      worker.rest().restartFailedTasks(name);
+      try {
+        worker.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+        return;
+      } catch (AssertionError stillFailed) {
+        if (attempt == 3) {
+          throw stillFailed;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.errors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.KafkaBroker;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * What a connector did with its records, waited for: rows in its tables, its committed source
+ * offsets, and its dead letters with Connect's error headers.
+ */
+final class SinkOutcomes {
+  static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  private final KafkaBroker broker;
+
+  SinkOutcomes(KafkaBroker broker) {
+    this.broker = broker;
+  }
+
+  /** A consumer of the broker reading from the earliest offset, in its own group. */
+  KafkaConsumer<byte[], byte[]> reader(String group) {
+    return new KafkaConsumer<>(
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.bootstrapServers(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest",
+            ConsumerConfig.GROUP_ID_CONFIG,
+            group),
+        new ByteArrayDeserializer(),
+        new ByteArrayDeserializer());
+  }
+
+  /** Waits until the tables hold {@code expected} rows, and asserts there are no more. */
+  void awaitRows(TableOracle oracle, long expected) throws InterruptedException {
+    Instant deadline = Instant.now().plus(CONVERGE);
+    long rows = -1;
+    while (Instant.now().isBefore(deadline)) {
+      rows = oracle.rowCount();
+      if (rows >= expected) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    assertThat(rows).as("rows in the table").isEqualTo(expected);
+  }
+
+  /** Waits until the group has committed {@code expected} for the partition. */
+  void awaitCommittedOffset(String group, TopicPartition partition, long expected)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(CONVERGE);
+    long committed = -1;
+    try (var admin = broker.admin()) {
+      while (Instant.now().isBefore(deadline)) {
+        var offset = TableOracle.committedOffsets(admin, group).get(partition);
+        committed = offset == null ? -1 : offset.offset();
+        if (committed >= expected) {
+          break;
+        }
+        Thread.sleep(250);
+      }
+    }
+    assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
+  }
+
+  /** The dead letters' original offsets with their exception messages. */
+  Map<Long, String> deadLetters(String topic, int expected) {
+    Map<Long, String> reasons = new TreeMap<>();
+    deadLetterHeaders(topic, expected)
+        .forEach(
+            (offset, headers) ->
+                reasons.put(
+                    offset, headers.getOrDefault("__connect.errors.exception.message", "")));
+    return reasons;
+  }
+
+  /**
+   * The dead letters' Connect error headers ({@code __connect.errors.*}) by original offset; waits
+   * for {@code expected} of them, then a few seconds more to catch any unexpected one (which is
+   * added with the header {@code unexpected}).
+   */
+  Map<Long, Map<String, String>> deadLetterHeaders(String topic, int expected) {
+    Map<Long, Map<String, String>> letters = new TreeMap<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = reader("dlq-reader-" + topic)) {
+      consumer.subscribe(List.of(topic));
+      Instant deadline = Instant.now().plus(CONVERGE);
+      while (letters.size() < expected && Instant.now().isBefore(deadline)) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+          letters.put(offset(record), headers(record));
+        }
+      }
+      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(3))) {
+        Map<String, String> headers = headers(record);
+        headers.put("unexpected", "true");
+        letters.put(offset(record), headers);
+      }
+    }
+    return letters;
+  }
+
+  private static long offset(ConsumerRecord<byte[], byte[]> record) {
+    return Long.parseLong(headers(record).getOrDefault("__connect.errors.offset", "-1"));
+  }
+
+  private static Map<String, String> headers(ConsumerRecord<byte[], byte[]> record) {
+    Map<String, String> headers = new HashMap<>();
+    for (Header header : record.headers()) {
+      headers.put(
+          header.key(),
+          header.value() == null ? "" : new String(header.value(), StandardCharsets.UTF_8));
+    }
+    return headers;
+  }
+}
