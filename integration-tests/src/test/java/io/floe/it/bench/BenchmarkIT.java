@@ -44,8 +44,10 @@ import org.junit.jupiter.api.TestInstance;
  * creation until the current snapshot holds every record. The contenders alternate, and every
  * figure is repeated. Settings (system properties): {@code bench.records} (2,000,000), {@code
  * bench.partitions} (8), {@code bench.repeats} (2), {@code bench.encodings} (avro,json), {@code
- * bench.worker.heap} (1g), {@code bench.memory.records} (500,000), {@code bench.trickle.seconds}
- * (60), {@code bench.trickle.rate} (300 records/s), {@code bench.jfr} (record Floe's runs).
+ * bench.contenders} (floe1,apache1,floe4,noop1: sink and tasks.max, in the order of the first
+ * round; later rounds rotate it), {@code bench.worker.heap} (1g), {@code bench.memory.records}
+ * (500,000), {@code bench.trickle.seconds} (60), {@code bench.trickle.rate} (300 records/s), {@code
+ * bench.jfr} (record Floe's runs).
  */
 @Tag("bench")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -122,10 +124,13 @@ class BenchmarkIT {
       loads.add(load);
     }
     List<Object[]> lineup = new ArrayList<>();
-    lineup.add(new Object[] {Contender.FLOE, 1});
-    lineup.add(new Object[] {Contender.APACHE, 1});
-    lineup.add(new Object[] {Contender.FLOE, 4});
-    lineup.add(new Object[] {Contender.NOOP, 1});
+    for (String entry :
+        System.getProperty("bench.contenders", "floe1,apache1,floe4,noop1").split(",")) {
+      String contender = entry.trim().replaceAll("[0-9]+$", "");
+      int tasks = Integer.parseInt(entry.trim().substring(contender.length()));
+      lineup.add(
+          new Object[] {Contender.valueOf(contender.toUpperCase(java.util.Locale.ROOT)), tasks});
+    }
     for (int repeat = 1; repeat <= REPEATS; repeat++) {
       for (LoadGenerator.Load load : loads) {
         for (Object[] entry : lineup) {
@@ -227,7 +232,7 @@ class BenchmarkIT {
             .groupId("bench-" + (runs + 1))
             .maxHeap(heap);
     if (record) {
-      options.jvmOption("-XX:StartFlightRecording=filename=floe.jfr,settings=profile");
+      options.jvmOptions(List.of("-XX:StartFlightRecording=filename=floe.jfr,settings=profile"));
     }
     return ConnectWorker.start(broker, pluginPath, options);
   }

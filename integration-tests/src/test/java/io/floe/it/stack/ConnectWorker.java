@@ -54,7 +54,6 @@ public final class ConnectWorker implements AutoCloseable {
     private String maxHeap = "768m";
     private final List<String> jvmOptions = new ArrayList<>();
     private final Map<String, String> extra = new LinkedHashMap<>();
-    private final List<String> jvmOptions = new ArrayList<>();
 
     public Options runtime(KafkaRuntime value) {
       this.runtime = value;
@@ -79,12 +78,6 @@ public final class ConnectWorker implements AutoCloseable {
       return this;
     }
 
-    /** An extra option of the worker JVM, e.g. a flight recording. */
-    public Options jvmOption(String value) {
-      jvmOptions.add(value);
-      return this;
-    }
-
     public Options workerProperty(String key, String value) {
       extra.put(key, value);
       return this;
@@ -103,7 +96,6 @@ public final class ConnectWorker implements AutoCloseable {
     int restPort = Ports.free();
     Path config = writeConfig(dir, broker, pluginPath, restPort, options);
     List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx" + options.maxHeap));
-    jvm.addAll(options.jvmOptions);
     jvm.addAll(Logging.jvmOptions(options.runtime, dir));
     jvm.addAll(options.jvmOptions);
     JavaProcess process =
