@@ -64,7 +64,9 @@ public class IcebergSinkTask extends SinkTask {
             new TableProvider(catalog, config),
             new WriterPool(
                 new WriterPoolOptions(
-                    config.writerMemoryBudgetBytes(), config.writerMaxOpenFiles()),
+                    config.writerMemoryBudgetBytes(),
+                    config.writerMaxOpenFiles(),
+                    !config.writerFilePerSourcePartition()),
                 config.writeProperties(),
                 config.taskIndex()),
             config.convertOptions(),

@@ -159,6 +159,18 @@ public final class FloeSinkConfig extends AbstractConfig {
       "Most data files a task keeps open at once, over all tables and partitions.";
   public static final int WRITER_MAX_OPEN_FILES_DEFAULT = 64;
 
+  public static final String WRITER_FILE_PER_SOURCE_PARTITION =
+      "iceberg.tables.writer.file-per-source-partition";
+  public static final String WRITER_FILE_PER_SOURCE_PARTITION_DOC =
+      "Whether each data file holds the rows of one source partition only. Off (the default), the"
+          + " rows of all of a task's source partitions share one file per table partition: fewer,"
+          + " larger files and higher throughput; a partition taken away by a cooperative"
+          + " rebalance then also drops the uncommitted rows of the task's other partitions, which"
+          + " are read again (eager rebalancing, Connect's default, takes every partition at once"
+          + " anyway). On, a revoked partition drops only its own rows, at the price of a file per"
+          + " source partition and table partition in every commit.";
+  public static final boolean WRITER_FILE_PER_SOURCE_PARTITION_DEFAULT = false;
+
   public static final ConfigDef CONFIG_DEF = newConfigDef();
 
   private final Map<String, String> catalogProperties;
@@ -277,6 +289,16 @@ public final class FloeSinkConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Writer max open files");
+    def.define(
+        WRITER_FILE_PER_SOURCE_PARTITION,
+        Type.BOOLEAN,
+        WRITER_FILE_PER_SOURCE_PARTITION_DEFAULT,
+        Importance.LOW,
+        WRITER_FILE_PER_SOURCE_PARTITION_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Writer file per source partition");
 
     order = 0;
     def.define(
@@ -565,6 +587,10 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   public int writerMaxOpenFiles() {
     return getInt(WRITER_MAX_OPEN_FILES);
+  }
+
+  public boolean writerFilePerSourcePartition() {
+    return getBoolean(WRITER_FILE_PER_SOURCE_PARTITION);
   }
 
   /** The source topics from the connector's {@code topics} key, when it lists them. */

@@ -27,7 +27,9 @@ import io.floe.connect.config.FloeSinkConfig;
  * throughput). On, the rows of all source partitions share a file per table partition, as in
  * Iceberg's own fan-out writers; revoking a partition then also drops the unreported data of every
  * partition that shares files with it, and those must be rewound (see {@link WriterPool#abandon}).
- * With eager rebalancing every partition is revoked at once, so sharing costs nothing there.
+ * With eager rebalancing every partition is revoked at once, so sharing costs nothing there. The
+ * connector shares files unless {@code iceberg.tables.writer.file-per-source-partition} is set; the
+ * constructors without the flag (used by tests and benchmarks) keep a file per source partition.
  *
  * @param memoryBudgetBytes estimated bytes the open files of a task may hold, above zero
  * @param maxOpenFiles open files a task may hold, at least one

@@ -46,6 +46,9 @@ class FloeSinkConfigTest {
     assertThat(config.dynamicTablesEnabled()).isFalse();
     assertThat(config.routeField()).isEmpty();
     assertThat(config.tables()).containsExactly("db.t");
+    assertThat(config.writerFilePerSourcePartition())
+        .as("files shared by source partitions")
+        .isFalse();
   }
 
   @Test
