@@ -20,6 +20,7 @@ final class BenchEvents {
           .optional()
           .field("city", Schema.STRING_SCHEMA)
           .field("zip", Schema.OPTIONAL_INT32_SCHEMA)
+          .field("lat", Schema.FLOAT64_SCHEMA)
           .build();
 
   static final Schema ORDER =
@@ -52,7 +53,11 @@ final class BenchEvents {
     Record address = (Record) row.get(9);
     if (address != null) {
       order.put(
-          "address", new Struct(ADDRESS).put("city", address.get(0)).put("zip", address.get(1)));
+          "address",
+          new Struct(ADDRESS)
+              .put("city", address.get(0))
+              .put("zip", address.get(1))
+              .put("lat", address.get(2)));
     }
     order.put("discount", row.get(10));
     order.put("coupon", row.get(11));

@@ -8,13 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /** The benchmark's figures as Markdown tables: every run, the ratios, memory, latency. */
 final class BenchReport {
   private static final String HEADER =
-      "| workload | encoding | sink | repeat | records/s | per task | MB/s | seconds | peak RSS MiB"
+      "| workload | encoding | sink | repeat | records/s | per task | MB/s | seconds | delivered"
+          + " records/s | peak RSS MiB"
           + " | peak heap MiB (cap) | data files | snapshots | distinct ids | outcome |\n"
-          + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+          + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
 
   private final List<RunResult> results;
   private final List<String> latencies;
@@ -40,7 +42,7 @@ final class BenchReport {
     TableFacts facts = r.facts();
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %s | %d | %,.0f | %,.0f | %.1f | %.1f | %,d | %,d (%s) | %s | %s | %s | %s |",
+        "| %s | %s | %s | %d | %,.0f | %,.0f | %.1f | %.1f | %,.0f | %,d | %,d (%s) | %s | %s | %s | %s |",
         r.workload(),
         r.encoding().label(),
         r.label(),
@@ -49,6 +51,7 @@ final class BenchReport {
         r.recordsPerSecondPerTask(),
         r.megabytesPerSecond(),
         r.seconds(),
+        r.deliveredPerSecond(),
         r.peakRssBytes() >> 20,
         r.peakHeapBytes() >> 20,
         r.heapLimit(),
@@ -73,9 +76,9 @@ final class BenchReport {
     results.forEach(r -> out.append(line(r)).append('\n'));
     out.append("\n## Ratios (median over repeats of records/s per task)\n\n");
     out.append(
-        "| encoding | Floe 1 task / Apache 1 task | Floe 4 tasks / Apache, per task |"
-            + " Floe 1 task / no-op sink | Floe 1 task / Parquet writer | Floe 4 tasks / Floe 1"
-            + " task, total |\n|---|---:|---:|---:|---:|---:|\n");
+        "| encoding | Floe 1 task / Apache 1 task | same, delivered records/s | Floe 4 tasks /"
+            + " Apache, per task | Floe 1 task / no-op sink | Floe 1 task / Parquet writer | Floe 4"
+            + " tasks / Floe 1 task, total |\n|---|---:|---:|---:|---:|---:|---:|\n");
     for (Encoding encoding : Encoding.values()) {
       double floe1 = median(r -> r.encoding() == encoding && isFloe(r, 1), true);
       double floe4 = median(r -> r.encoding() == encoding && isFloe(r, 4), true);
@@ -83,6 +86,12 @@ final class BenchReport {
           median(r -> r.encoding() == encoding && r.contender() == Contender.APACHE, true);
       double noop = median(r -> r.encoding() == encoding && r.contender() == Contender.NOOP, true);
       double floe4Total = median(r -> r.encoding() == encoding && isFloe(r, 4), false);
+      double floe1Delivered =
+          medianOf(r -> r.encoding() == encoding && isFloe(r, 1), RunResult::deliveredPerSecond);
+      double apacheDelivered =
+          medianOf(
+              r -> r.encoding() == encoding && r.contender() == Contender.APACHE,
+              RunResult::deliveredPerSecond);
       if (Double.isNaN(floe1)) {
         continue;
       }
@@ -90,9 +99,10 @@ final class BenchReport {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
+              "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
               encoding.label(),
               floe1 / apache,
+              floe1Delivered / apacheDelivered,
               floe4 / apache,
               floe1 / noop,
               floe1 / parquet,
@@ -120,10 +130,16 @@ final class BenchReport {
   }
 
   private double median(Predicate<RunResult> which, boolean perTask) {
+    return medianOf(
+        which, perTask ? RunResult::recordsPerSecondPerTask : RunResult::recordsPerSecond);
+  }
+
+  private double medianOf(Predicate<RunResult> which, ToDoubleFunction<RunResult> figure) {
     List<Double> values = new ArrayList<>();
     for (RunResult r : results) {
-      if (r.workload().equals("throughput") && r.ok() && which.test(r)) {
-        values.add(perTask ? r.recordsPerSecondPerTask() : r.recordsPerSecond());
+      double value = r.ok() && which.test(r) ? figure.applyAsDouble(r) : Double.NaN;
+      if (r.workload().equals("throughput") && !Double.isNaN(value)) {
+        values.add(value);
       }
     }
     if (values.isEmpty()) {

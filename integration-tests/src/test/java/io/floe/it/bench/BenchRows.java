@@ -20,7 +20,9 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 
-/** The benchmark's row shape (12 fields, a nested struct, optional nulls) and heap readings. */
+/**
+ * The benchmark's row shape (12 fields, a nested 3-field struct, optional nulls) and heap readings.
+ */
 final class BenchRows {
   static final long T0 = Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
   static final long DAYS = 4;
@@ -41,7 +43,8 @@ final class BenchRows {
               "address",
               Types.StructType.of(
                   Types.NestedField.required(13, "city", Types.StringType.get()),
-                  Types.NestedField.optional(14, "zip", Types.IntegerType.get()))),
+                  Types.NestedField.optional(14, "zip", Types.IntegerType.get()),
+                  Types.NestedField.required(15, "lat", Types.DoubleType.get()))),
           Types.NestedField.optional(11, "discount", Types.DoubleType.get()),
           Types.NestedField.optional(12, "coupon", Types.StringType.get()));
 
@@ -105,6 +108,7 @@ final class BenchRows {
         GenericRecord address = GenericRecord.create(ADDRESS);
         address.set(0, cities[random.nextInt(cities.length)]);
         address.set(1, random.nextInt(5) == 0 ? null : 10_000 + random.nextInt(89_999));
+        address.set(2, Math.round(random.nextDouble() * 18_000_000) / 100_000.0 - 90);
         row.set(9, address);
       }
       row.set(10, random.nextInt(4) == 0 ? random.nextDouble() : null);

@@ -257,6 +257,14 @@ class BenchmarkIT {
             broker.bootstrapServers(),
             controlTopic);
     Map<String, String> config = contender.config(setup, tables);
+    if (contender == Contender.FLOE) {
+      for (String setting : System.getProperty("bench.floe.config", "").split(",")) {
+        int eq = setting.indexOf('=');
+        if (eq > 0) {
+          config.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+        }
+      }
+    }
     if (contender == Contender.NOOP) {
       config.put(NoopSinkTask.EXPECTED_RECORDS, Long.toString(expectedRecords));
       config.put(NoopSinkTask.REPORT_FILE, worker.dir().resolve("noop.done").toString());
@@ -299,6 +307,7 @@ class BenchmarkIT {
               ? () -> TableFacts.totalRecords(catalog, ids)
               : () -> Files.exists(done) ? load.records() : 0;
       long start = System.currentTimeMillis();
+      gauge.watchDelivered(name, load.records(), start);
       startConnector(
           worker, contender, name, load.topic(), tasks, load.encoding(), tables, load.records());
       String outcome = awaitRows(worker.rest(), name, progress, load.records());
@@ -325,6 +334,7 @@ class BenchmarkIT {
           load.records(),
           load.megabytes(),
           seconds,
+          gauge.deliveredSeconds(),
           rss,
           heapPeak,
           heap,

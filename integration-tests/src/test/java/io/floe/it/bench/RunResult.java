@@ -6,7 +6,9 @@ package io.floe.it.bench;
 
 /**
  * The figures of one run. {@code outcome} is "ok" or what went wrong (a failed task, a worker out
- * of memory, a timeout); {@code facts} is null for the no-op sink.
+ * of memory, a timeout); {@code facts} is null for the no-op sink. {@code seconds} runs until the
+ * table shows every record, {@code deliveredSeconds} until Connect had handed every record to the
+ * sink (the rest is the wait for the next commit).
  */
 record RunResult(
     String workload,
@@ -17,6 +19,7 @@ record RunResult(
     long records,
     double megabytes,
     double seconds,
+    double deliveredSeconds,
     long peakRssBytes,
     long peakHeapBytes,
     String heapLimit,
@@ -25,6 +28,11 @@ record RunResult(
 
   double recordsPerSecond() {
     return records / seconds;
+  }
+
+  /** Records/s handed to the sink's {@code put}, whatever its commits wait for; NaN if unknown. */
+  double deliveredPerSecond() {
+    return records / deliveredSeconds;
   }
 
   double recordsPerSecondPerTask() {

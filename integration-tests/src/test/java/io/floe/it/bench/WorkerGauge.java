@@ -14,6 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -35,6 +38,10 @@ final class WorkerGauge implements AutoCloseable {
             return thread;
           });
   private final AtomicLong peakHeap = new AtomicLong();
+  private volatile ObjectName sinkTasks;
+  private volatile long expected;
+  private volatile long startMillis;
+  private volatile long deliveredMillis = -1;
 
   WorkerGauge(long pid) {
     this.pid = pid;
@@ -58,12 +65,50 @@ final class WorkerGauge implements AutoCloseable {
     sampler.scheduleAtFixedRate(this::sample, 0, 250, TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Starts watching Connect's own {@code sink-record-send-total} of the connector's tasks: the
+   * records the framework has handed to the sink's {@code put}, whichever sink it is.
+   */
+  void watchDelivered(String connector, long expectedRecords, long fromMillis) {
+    try {
+      sinkTasks =
+          new ObjectName("kafka.connect:type=sink-task-metrics,connector=" + connector + ",task=*");
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalArgumentException(e);
+    }
+    expected = expectedRecords;
+    startMillis = fromMillis;
+  }
+
   private void sample() {
     try {
       peakHeap.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-    } catch (RuntimeException e) {
-      // the worker is going away; the peak so far stands
+      ObjectName tasks = sinkTasks;
+      if (tasks != null && deliveredMillis < 0) {
+        MBeanServerConnection server = jmx.getMBeanServerConnection();
+        double sent = 0;
+        for (ObjectName task : server.queryNames(tasks, null)) {
+          Object value = server.getAttribute(task, "sink-record-send-total");
+          if (value instanceof Number number) {
+            sent += number.doubleValue();
+          }
+        }
+        if (sent >= expected) {
+          deliveredMillis = System.currentTimeMillis();
+        }
+      }
+    } catch (Exception e) {
+      // the worker is going away; the figures so far stand
     }
+  }
+
+  /**
+   * Seconds from the start given to {@link #watchDelivered} until every record was handed to the
+   * sink (within the 250 ms of a sample), or NaN if that was not seen.
+   */
+  double deliveredSeconds() {
+    long delivered = deliveredMillis;
+    return delivered < 0 ? Double.NaN : (delivered - startMillis) / 1000.0;
   }
 
   /** The largest heap in use seen so far, in bytes. */
