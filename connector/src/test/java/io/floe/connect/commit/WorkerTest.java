@@ -262,13 +262,7 @@ class WorkerTest {
               assertThat(event.table()).isEqualTo(TABLE);
               assertThat(event.recordCount()).isEqualTo(4);
             });
-    assertThat(answers())
-        .containsExactly(
-            new DataComplete(
-                id,
-                offsets(
-                    new PartitionOffset("orders", 0, 8L, 1_007L),
-                    new PartitionOffset("orders", 1, 4L, 1_003L))));
+    assertAnsweredWithBothPartitions(id);
     assertThat(control.committedOffsets(GROUP))
         .isEqualTo(Map.of(P0, new OffsetAndMetadata(8), P1, new OffsetAndMetadata(4)));
     assertThat(commitAndReadIds(written)).containsExactly(5L, 6L, 7L, 1003L);
@@ -295,13 +289,7 @@ class WorkerTest {
     UUID id = cycle();
 
     List<DataWritten> written = control.events(GROUP, DataWritten.class);
-    assertThat(answers())
-        .containsExactly(
-            new DataComplete(
-                id,
-                offsets(
-                    new PartitionOffset("orders", 0, 8L, 1_007L),
-                    new PartitionOffset("orders", 1, 4L, 1_003L))));
+    assertAnsweredWithBothPartitions(id);
     assertThat(commitAndReadIds(written)).containsExactly(5L, 6L, 7L, 1003L);
   }
 
@@ -418,5 +406,16 @@ class WorkerTest {
     public void failed(SinkRecord record, String table, RuntimeException cause) {
       throw new AssertionError("unexpected bad record " + record, cause);
     }
+  }
+
+  /** The answer to cycle {@code id} after {@link #putBoth}: both partitions' next offsets. */
+  private void assertAnsweredWithBothPartitions(UUID id) {
+    assertThat(answers())
+        .containsExactly(
+            new DataComplete(
+                id,
+                offsets(
+                    new PartitionOffset("orders", 0, 8L, 1_007L),
+                    new PartitionOffset("orders", 1, 4L, 1_003L))));
   }
 }

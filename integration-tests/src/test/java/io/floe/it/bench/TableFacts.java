@@ -24,17 +24,7 @@ record TableFacts(long rows, int snapshots, long dataFiles, long distinctIds, bo
 
   /** {@code total-records} of the current snapshots of {@code tables} (0 while absent). */
   static long totalRecords(Catalog catalog, List<TableIdentifier> tables) {
-    long total = 0;
-    for (TableIdentifier id : tables) {
-      if (!catalog.tableExists(id)) {
-        continue;
-      }
-      Snapshot current = catalog.loadTable(id).currentSnapshot();
-      if (current != null) {
-        total += Long.parseLong(current.summary().getOrDefault("total-records", "0"));
-      }
-    }
-    return total;
+    return io.floe.it.eos.TableOracle.totalRecords(catalog, tables);
   }
 
   /** Reads the ids of every row of {@code tables} and checks them against 0 to n - 1. */

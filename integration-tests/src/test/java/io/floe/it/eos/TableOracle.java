@@ -53,6 +53,11 @@ public final class TableOracle {
 
   /** Rows of every table (0 for a missing table). */
   public long rowCount() {
+    return totalRecords(catalog, tables);
+  }
+
+  /** {@code total-records} of the current snapshots of {@code tables} (0 for a missing table). */
+  public static long totalRecords(Catalog catalog, List<TableIdentifier> tables) {
     long rows = 0;
     for (TableIdentifier id : tables) {
       if (!catalog.tableExists(id)) {
