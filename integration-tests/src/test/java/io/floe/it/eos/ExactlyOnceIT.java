@@ -14,7 +14,6 @@ import io.floe.it.stack.RestCatalogServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -82,43 +81,20 @@ class ExactlyOnceIT {
   }
 
   private Map<String, String> connector(String name, String topic, int tasks) {
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
-    config.put("tasks.max", Integer.toString(tasks));
-    config.put("topics", topic);
-    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter.schemas.enable", "true");
-    config.put("iceberg.tables", "db." + name + "_a,db." + name + "_b");
-    config.put("iceberg.tables.route-field", "kind");
-    config.put("iceberg.table.db." + name + "_a.route-regex", "a");
-    config.put("iceberg.table.db." + name + "_b.route-regex", "b");
+    Map<String, String> config =
+        TwoTableConnector.config(
+            name, topic, tasks, rest.clientProperties(), broker.bootstrapServers(), INTERVAL_MS);
     config.put("iceberg.table.db." + name + "_a.partition-by", "day(ts)");
-    config.put("iceberg.tables.auto-create-enabled", "true");
-    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
-    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
-    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
-    config.put("iceberg.control.commit.interval-ms", Long.toString(INTERVAL_MS));
-    config.put("iceberg.control.commit.timeout-ms", "1500");
     return config;
   }
 
   private TableOracle oracle(String name) {
-    return new TableOracle(catalog, List.of("db." + name + "_a", "db." + name + "_b"));
+    return TwoTableConnector.oracle(catalog, name);
   }
 
   private static void await(String what, LongSupplier actual, long expected, Duration timeout)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(timeout);
-    long last = -1;
-    while (Instant.now().isBefore(deadline)) {
-      last = actual.getAsLong();
-      if (last >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
-    assertThat(last).as(what).isEqualTo(expected);
+    TwoTableConnector.await(what, actual, expected, timeout);
   }
 
   @Test

@@ -13,9 +13,6 @@ import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.CatalogUtil;
@@ -69,44 +66,21 @@ class ObjectStoreOutageIT {
   }
 
   private Map<String, String> connector(String name) {
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
-    config.put("tasks.max", "2");
-    config.put("topics", name);
-    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter.schemas.enable", "true");
-    config.put("iceberg.tables", "db." + name + "_a,db." + name + "_b");
-    config.put("iceberg.tables.route-field", "kind");
-    config.put("iceberg.table.db." + name + "_a.route-regex", "a");
-    config.put("iceberg.table.db." + name + "_b.route-regex", "b");
-    config.put("iceberg.tables.auto-create-enabled", "true");
-    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
-    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    Map<String, String> config =
+        TwoTableConnector.config(
+            name, name, 2, rest.clientProperties(), broker.bootstrapServers(), INTERVAL_MS);
     // fail fast instead of the SDK's own retries, so the outage reaches Floe's retry logic
     config.put("iceberg.catalog.s3.retry.num-retries", "0");
-    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
-    config.put("iceberg.control.commit.interval-ms", Long.toString(INTERVAL_MS));
-    config.put("iceberg.control.commit.timeout-ms", "1500");
     return config;
   }
 
   private TableOracle oracle(String name) {
-    return new TableOracle(catalog, List.of("db." + name + "_a", "db." + name + "_b"));
+    return TwoTableConnector.oracle(catalog, name);
   }
 
   private static void await(String what, LongSupplier actual, long expected, Duration timeout)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(timeout);
-    long last = -1;
-    while (Instant.now().isBefore(deadline)) {
-      last = actual.getAsLong();
-      if (last >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
-    assertThat(last).as(what).isEqualTo(expected);
+    TwoTableConnector.await(what, actual, expected, timeout);
   }
 
   @Test

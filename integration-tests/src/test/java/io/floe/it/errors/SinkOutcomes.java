@@ -15,12 +15,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * What a connector did with its records, waited for: rows in its tables, its committed source
@@ -37,16 +35,7 @@ final class SinkOutcomes {
 
   /** A consumer of the broker reading from the earliest offset, in its own group. */
   KafkaConsumer<byte[], byte[]> reader(String group) {
-    return new KafkaConsumer<>(
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            broker.bootstrapServers(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest",
-            ConsumerConfig.GROUP_ID_CONFIG,
-            group),
-        new ByteArrayDeserializer(),
-        new ByteArrayDeserializer());
+    return DeadLetters.reader(broker, group);
   }
 
   /** Waits until the tables hold {@code expected} rows, and asserts there are no more. */
