@@ -29,11 +29,9 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,15 +77,7 @@ class BadRecordsIT {
                 .workerProperty(
                     "config.providers.file.class",
                     "org.apache.kafka.common.config.provider.FileConfigProvider"));
-    producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG,
-                "all"),
-            new StringSerializer(),
-            new StringSerializer());
+    producer = broker.stringProducer();
   }
 
   @AfterAll

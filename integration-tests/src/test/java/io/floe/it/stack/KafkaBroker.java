@@ -23,6 +23,9 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,6 +174,18 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /** An admin client on this broker; the caller closes it. */
+  /** A producer of string keys and values that waits for every replica ({@code acks=all}). */
+  public KafkaProducer<String, String> stringProducer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers(),
+            ProducerConfig.ACKS_CONFIG,
+            "all"),
+        new StringSerializer(),
+        new StringSerializer());
+  }
+
   public Admin admin() {
     return admin(bootstrapServers());
   }
