@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -78,6 +79,7 @@ public final class Worker implements AutoCloseable {
   private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
   private final Clock clock;
   private final TaskMetrics metrics;
+  private final LongConsumer pause;
   private final EventCodec codec = new EventCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
@@ -110,7 +112,34 @@ public final class Worker implements AutoCloseable {
       Supplier<ConsumerGroupMetadata> groupMetadata,
       Clock clock,
       TaskMetrics metrics) {
+    this(
+        settings,
+        writer,
+        awaitReported,
+        clients,
+        topic,
+        groupMetadata,
+        clock,
+        metrics,
+        Worker::sleep);
+  }
+
+  /**
+   * @param pause waits the given milliseconds on the task thread after a failed write (tests move
+   *     their clock instead)
+   */
+  Worker(
+      ControlSettings settings,
+      SinkWriter writer,
+      Runnable awaitReported,
+      KafkaClients clients,
+      ControlTopic topic,
+      Supplier<ConsumerGroupMetadata> groupMetadata,
+      Clock clock,
+      TaskMetrics metrics,
+      LongConsumer pause) {
     this.settings = settings;
+    this.pause = pause;
     this.writer = writer;
     this.awaitReported = awaitReported;
     this.clients = clients;
@@ -430,12 +459,16 @@ public final class Worker implements AutoCloseable {
         settings.secrets().mask(e.getMessage()),
         rewind.size(),
         pause);
+    this.pause.accept(pause);
+    return rewind;
+  }
+
+  private static void sleep(long ms) {
     try {
-      Thread.sleep(pause);
+      Thread.sleep(ms);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
     }
-    return rewind;
   }
 
   private void checkRetryBudget(String what, RuntimeException e) {
