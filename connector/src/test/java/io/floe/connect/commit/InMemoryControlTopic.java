@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -27,10 +29,12 @@ import org.apache.kafka.clients.producer.Partitioner;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -39,6 +43,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * consumer group), and {@link MockConsumer}s that read the topic. Aborted or failed transactions
  * leave no trace, as with a {@code read_committed} consumer. Not thread-safe: tests drive the
  * control threads' steps by hand.
+ *
+ * <p>As in Kafka, a producer that initialises transactions fences the older producer of its
+ * transactional id, and offsets sent to a transaction with the group metadata of an older
+ * generation than the group's current one (see {@link #generation}) fail it. A {@link Faults} sees
+ * every transactional step and every poll, to fail, delay or repeat them.
  */
 final class InMemoryControlTopic implements KafkaClients {
   static final String NAME = "floe-control";
@@ -51,6 +60,41 @@ final class InMemoryControlTopic implements KafkaClients {
   private final Map<String, Map<TopicPartition, OffsetAndMetadata>> groups = new HashMap<>();
   private final Map<String, TopicProducer> producers = new HashMap<>();
   private final Map<String, TopicConsumer> consumers = new HashMap<>();
+  private final Map<String, Integer> generations = new HashMap<>();
+  private Faults faults = new Faults() {};
+
+  /** What a test injects into the control channel; by default nothing. */
+  interface Faults {
+    /**
+     * Called before a transactional step of the producer of {@code transactionalId}; may throw what
+     * the step then throws (nothing of the transaction lands).
+     */
+    default void before(Step step, String transactionalId) {}
+
+    /**
+     * Called after a transaction landed; may throw what {@code commitTransaction} then throws,
+     * although the transaction is committed (an ambiguous commit).
+     */
+    default void committed(String transactionalId) {}
+
+    /** How many new records a poll may take at most (a slow fetch delays the rest). */
+    default int pollLimit() {
+      return Integer.MAX_VALUE;
+    }
+
+    /** How many of the records a consumer already had it gets again with this poll. */
+    default int redeliveries() {
+      return 0;
+    }
+  }
+
+  /** A transactional step of a producer. */
+  enum Step {
+    INIT,
+    BEGIN,
+    SEND_OFFSETS,
+    COMMIT
+  }
 
   InMemoryControlTopic() {
     this(Uuid.randomUuid());
@@ -65,11 +109,29 @@ final class InMemoryControlTopic implements KafkaClients {
     return topic;
   }
 
+  void faults(Faults injected) {
+    this.faults = injected;
+  }
+
+  /**
+   * Sets consumer group {@code groupId}'s generation: from now on, offsets sent to a transaction
+   * with an older generation fail it, as Kafka fences a member that missed a rebalance.
+   */
+  void generation(String groupId, int generationId) {
+    generations.put(groupId, generationId);
+  }
+
+  /** Fences the current producer of {@code transactionalId}, as a newer one would. */
+  void fence(String transactionalId) {
+    TopicProducer producer = producers.get(transactionalId);
+    if (producer != null) {
+      producer.fence();
+    }
+  }
+
   @Override
   public Producer<byte[], byte[]> producer(String transactionalId, String clientId) {
-    TopicProducer producer = new TopicProducer();
-    producers.put(transactionalId, producer);
-    return producer;
+    return new TopicProducer(transactionalId);
   }
 
   @Override
@@ -134,9 +196,16 @@ final class InMemoryControlTopic implements KafkaClients {
     return groups.getOrDefault(groupId, Map.of());
   }
 
-  /** A transactional producer whose committed sends are appended to the topic. */
+  /**
+   * A transactional producer whose committed sends are appended to the topic. A fenced one learns
+   * it at its next transactional step, as Kafka's does; its sends fail only their futures.
+   */
   private final class TopicProducer extends MockProducer<byte[], byte[]> {
-    TopicProducer() {
+    private final String transactionalId;
+    private boolean fenced;
+    private KafkaException failed;
+
+    TopicProducer(String transactionalId) {
       super(
           new Cluster(
               "in-memory",
@@ -148,10 +217,66 @@ final class InMemoryControlTopic implements KafkaClients {
           new OnlyPartition(),
           new ByteArraySerializer(),
           new ByteArraySerializer());
+      this.transactionalId = transactionalId;
+    }
+
+    void fence() {
+      if (!fenced && transactionInitialized() && !closed()) {
+        fenceProducer();
+      }
+      fenced = true;
+    }
+
+    @Override
+    public void initTransactions() {
+      faults.before(Step.INIT, transactionalId);
+      super.initTransactions();
+      TopicProducer older = producers.put(transactionalId, this);
+      if (older != null && older != this) {
+        older.fence();
+      }
+    }
+
+    @Override
+    public void beginTransaction() {
+      faults.before(Step.BEGIN, transactionalId);
+      super.beginTransaction();
+      failed = null;
+    }
+
+    @Override
+    public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>
+        send(ProducerRecord<byte[], byte[]> record) {
+      if (fenced) {
+        java.util.concurrent.CompletableFuture<org.apache.kafka.clients.producer.RecordMetadata>
+            future = new java.util.concurrent.CompletableFuture<>();
+        future.completeExceptionally(new ProducerFencedException("fenced by a newer producer"));
+        return future;
+      }
+      return super.send(record);
+    }
+
+    @Override
+    public void sendOffsetsToTransaction(
+        Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
+      faults.before(Step.SEND_OFFSETS, transactionalId);
+      Integer current = generations.get(group.groupId());
+      if (current != null && group.generationId() != current && !fenced) {
+        // Kafka answers ILLEGAL_GENERATION: the transaction can only be aborted
+        failed =
+            new CommitFailedException(
+                "generation " + group.generationId() + " of group " + group.groupId() + " is stale");
+        throw failed;
+      }
+      super.sendOffsetsToTransaction(offsets, group);
     }
 
     @Override
     public synchronized void commitTransaction() {
+      if (failed != null) {
+        throw new KafkaException("the transaction failed before: " + failed.getMessage(), failed);
+      }
+      faults.before(Step.COMMIT, transactionalId);
       int sent = history().size();
       int offsetCommits = consumerGroupOffsetsHistory().size();
       super.commitTransaction();
@@ -167,6 +292,7 @@ final class InMemoryControlTopic implements KafkaClients {
             (group, offsets) ->
                 groups.computeIfAbsent(group, g -> new HashMap<>()).putAll(offsets));
       }
+      faults.committed(transactionalId);
     }
   }
 
@@ -202,27 +328,39 @@ final class InMemoryControlTopic implements KafkaClients {
       updateBeginningOffsets(Map.of(PARTITION, 0L));
     }
 
-    /** Hands the consumer what was appended since it last looked. */
-    private void catchUp() {
+    /** Hands the consumer what was appended since it last looked, at most {@code limit}. */
+    private void catchUp(int limit) {
       updateEndOffsets(Map.of(PARTITION, (long) log.size()));
       if (assignment().contains(PARTITION)) {
-        for (; fed < log.size(); fed++) {
+        fed = (int) Math.max(fed, super.position(PARTITION));
+        int fedNow = 0;
+        for (; fed < log.size() && fedNow < limit; fed++) {
           addRecord(log.get(fed));
+          fedNow++;
         }
       }
     }
 
     @Override
     public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-      catchUp();
+      catchUp(faults.pollLimit());
       ConsumerRecords<byte[], byte[]> records = super.poll(timeout);
       records.forEach(record -> read.add(record.offset()));
-      return records;
+      int again = faults.redeliveries();
+      if (again <= 0 || read.isEmpty()) {
+        return records;
+      }
+      List<ConsumerRecord<byte[], byte[]>> repeated = new ArrayList<>();
+      records.forEach(repeated::add);
+      for (Long offset : read.subList(Math.max(0, read.size() - again), read.size())) {
+        repeated.add(log.get(offset.intValue()));
+      }
+      return new ConsumerRecords<>(Map.of(PARTITION, repeated));
     }
 
     @Override
     public synchronized long position(TopicPartition partition) {
-      catchUp();
+      catchUp(Integer.MAX_VALUE);
       return super.position(partition);
     }
 

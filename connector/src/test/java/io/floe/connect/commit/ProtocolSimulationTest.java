@@ -1,0 +1,131 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the real worker, coordinator, table committer and writers through thousands of seeded
+ * schedules of faults (see {@link SimSchedule}) and checks each against the {@link SimOracle}.
+ *
+ * <p>{@code -Dfloe.sim.seed=N} replays one schedule with its trace and logs; {@code
+ * -Dfloe.sim.schedules=N} and {@code -Dfloe.sim.firstSeed=N} choose how many and which ({@code
+ * -Psoak} runs 100,000).
+ */
+class ProtocolSimulationTest {
+  private static final int DEFAULT_SCHEDULES = 2_000;
+  private static final int MAX_FAILED_SCHEDULES = 200;
+  private static Level floeLevel;
+  private static Level rootLevel;
+
+  @BeforeAll
+  static void quiet() {
+    if (System.getProperty("floe.sim.seed") == null) {
+      floeLevel = LogManager.getLogger("io.floe").getLevel();
+      rootLevel = LogManager.getRootLogger().getLevel();
+      Configurator.setLevel("io.floe", Level.OFF);
+      Configurator.setRootLevel(Level.OFF);
+    }
+  }
+
+  @AfterAll
+  static void loud() {
+    if (floeLevel != null) {
+      Configurator.setLevel("io.floe", floeLevel);
+      Configurator.setRootLevel(rootLevel);
+    }
+  }
+
+  @Test
+  void everyScheduleCommitsEveryRecordExactlyOnce() {
+    String replay = System.getProperty("floe.sim.seed");
+    List<Long> seeds = new ArrayList<>();
+    if (replay != null) {
+      seeds.add(Long.parseLong(replay));
+    } else {
+      long first = Long.getLong("floe.sim.firstSeed", 1L);
+      int count = Integer.getInteger("floe.sim.schedules", DEFAULT_SCHEDULES);
+      for (long seed = first; seed < first + count; seed++) {
+        seeds.add(seed);
+      }
+    }
+    Map<String, String> firstFailure = new LinkedHashMap<>();
+    Map<String, Integer> failuresByRule = new TreeMap<>();
+    Map<String, Integer> injected = new TreeMap<>();
+    int failed = 0;
+    int run = 0;
+    long started = System.nanoTime();
+    for (long seed : seeds) {
+      run++;
+      SimSchedule.Outcome outcome = runOne(seed, replay != null);
+      outcome.injected().forEach((kind, n) -> injected.merge(kind, n, Integer::sum));
+      if (outcome.violations().isEmpty()) {
+        continue;
+      }
+      failed++;
+      for (SimOracle.Violation violation : outcome.violations()) {
+        failuresByRule.merge(violation.rule(), 1, Integer::sum);
+        firstFailure.computeIfAbsent(
+            violation.rule(),
+            rule ->
+                "seed "
+                    + seed
+                    + ": "
+                    + violation.detail()
+                    + "\n    replay: mvn -pl connector test -Dtest=ProtocolSimulationTest"
+                    + " -Dfloe.sim.seed="
+                    + seed);
+      }
+      if (replay != null) {
+        System.out.println(outcome.trace());
+      }
+      if (failed >= MAX_FAILED_SCHEDULES) {
+        break;
+      }
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    System.out.printf(
+        "Protocol simulation: %d schedules in %.1f s (%.1f/s), %d failed; faults injected %s%n",
+        run, seconds, run / seconds, failed, injected);
+    StringBuilder report = new StringBuilder();
+    firstFailure.forEach(
+        (rule, first) ->
+            report
+                .append(rule)
+                .append(" (")
+                .append(failuresByRule.get(rule))
+                .append(" schedules), first at ")
+                .append(first)
+                .append('\n'));
+    if (report.length() > 0) {
+      System.out.println(report);
+    }
+    assertThat(firstFailure).as(report.toString()).isEmpty();
+  }
+
+  private static SimSchedule.Outcome runOne(long seed, boolean echo) {
+    try {
+      return new SimSchedule(seed, echo).run();
+    } catch (RuntimeException | Error e) {
+      if (echo) {
+        e.printStackTrace(System.out);
+      }
+      return new SimSchedule.Outcome(
+          List.of(new SimOracle.Violation("harness-error", e.toString())), "", Map.of());
+    }
+  }
+}
