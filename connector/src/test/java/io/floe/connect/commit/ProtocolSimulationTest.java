@@ -6,11 +6,18 @@ package io.floe.connect.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -29,6 +36,11 @@ import org.junit.jupiter.api.Test;
 class ProtocolSimulationTest {
   private static final int DEFAULT_SCHEDULES = 2_000;
   private static final int MAX_FAILED_SCHEDULES = 200;
+  /**
+   * Schedules run side by side, each on one thread of its own: Iceberg's commits and scans wait on
+   * its worker pool in 10 ms sleeps, so a schedule spends most of its time asleep.
+   */
+  private static final int DEFAULT_THREADS = 8;
   private static Level floeLevel;
   private static Level rootLevel;
 
@@ -69,9 +81,22 @@ class ProtocolSimulationTest {
     int failed = 0;
     int run = 0;
     long started = System.nanoTime();
-    for (long seed : seeds) {
+    int threads = replay != null ? 1 : Integer.getInteger("floe.sim.threads", DEFAULT_THREADS);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    Deque<Future<SimSchedule.Outcome>> running = new ArrayDeque<>();
+    Iterator<Long> next = seeds.iterator();
+    while (next.hasNext() && running.size() < threads * 2) {
+      long seed = next.next();
+      running.add(pool.submit(() -> runOne(seed, replay != null)));
+    }
+    while (!running.isEmpty()) {
+      SimSchedule.Outcome outcome = await(running.removeFirst());
+      if (next.hasNext() && failed < MAX_FAILED_SCHEDULES) {
+        long seed = next.next();
+        running.add(pool.submit(() -> runOne(seed, replay != null)));
+      }
+      long seed = outcome.seed();
       run++;
-      SimSchedule.Outcome outcome = runOne(seed, replay != null);
       outcome.injected().forEach((kind, n) -> injected.merge(kind, n, Integer::sum));
       if (outcome.violations().isEmpty()) {
         continue;
@@ -93,10 +118,8 @@ class ProtocolSimulationTest {
       if (replay != null) {
         System.out.println(outcome.trace());
       }
-      if (failed >= MAX_FAILED_SCHEDULES) {
-        break;
-      }
     }
+    pool.shutdownNow();
     double seconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
         "Protocol simulation: %d schedules in %.1f s (%.1f/s), %d failed; faults injected %s%n",
@@ -117,6 +140,17 @@ class ProtocolSimulationTest {
     assertThat(firstFailure).as(report.toString()).isEmpty();
   }
 
+  private static SimSchedule.Outcome await(Future<SimSchedule.Outcome> outcome) {
+    try {
+      return outcome.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    } catch (ExecutionException e) {
+      throw new AssertionError(e.getCause());
+    }
+  }
+
   private static SimSchedule.Outcome runOne(long seed, boolean echo) {
     try {
       return new SimSchedule(seed, echo).run();
@@ -125,6 +159,7 @@ class ProtocolSimulationTest {
         e.printStackTrace(System.out);
       }
       return new SimSchedule.Outcome(
+          seed,
           List.of(new SimOracle.Violation("harness-error", e.toString())), "", Map.of());
     }
   }

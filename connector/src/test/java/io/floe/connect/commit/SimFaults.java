@@ -104,6 +104,15 @@ final class SimFaults {
     return true;
   }
 
+  /** Whether this schedule has faults of this kind (and counts one more if so). */
+  boolean allows(Kind kind) {
+    if (!enabled || !odds.containsKey(kind)) {
+      return false;
+    }
+    injected.merge(kind.name(), 1, Integer::sum);
+    return true;
+  }
+
   /** The faults injected so far, by kind. */
   Map<String, Integer> injected() {
     return injected;

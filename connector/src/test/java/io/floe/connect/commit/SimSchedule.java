@@ -30,11 +30,16 @@ final class SimSchedule {
   /**
    * What a schedule found.
    *
+   * @param seed the schedule's seed
    * @param violations the broken rules, empty when it passed
    * @param trace the end of its trace
    * @param injected the faults it injected, by kind
    */
-  record Outcome(List<SimOracle.Violation> violations, String trace, Map<String, Integer> injected) {}
+  record Outcome(
+      long seed,
+      List<SimOracle.Violation> violations,
+      String trace,
+      Map<String, Integer> injected) {}
 
   private final Sim sim;
   private final SimFaults faults;
@@ -124,7 +129,7 @@ final class SimSchedule {
                 + ", ends "
                 + ends());
       }
-      return new Outcome(oracle.violations(), sim.trace(), faults.injected());
+      return new Outcome(sim.seed, oracle.violations(), sim.trace(), faults.injected());
     } finally {
       release();
     }
@@ -169,18 +174,18 @@ final class SimSchedule {
   private void connectEvent() {
     List<SimTask> live = connect.live();
     int roll = sim.random.nextInt(6);
-    if (roll == 0 && faults.strikes(Kind.REBALANCE) && !live.isEmpty()) {
+    if (roll == 0 && faults.allows(Kind.REBALANCE) && !live.isEmpty()) {
       connect.rebalance(sim.chance(0.4));
-    } else if (roll == 1 && faults.strikes(Kind.RESTART) && !live.isEmpty()) {
+    } else if (roll == 1 && faults.allows(Kind.RESTART) && !live.isEmpty()) {
       connect.restart(sim.pick(live));
-    } else if (roll == 2 && faults.strikes(Kind.WORKER_DIES) && !live.isEmpty()) {
+    } else if (roll == 2 && faults.allows(Kind.WORKER_DIES) && !live.isEmpty()) {
       SimTask victim = sim.pick(live);
       if (sim.chance(0.7)) {
         victim.becomeZombie();
       } else {
         victim.die();
       }
-    } else if (roll == 3 && faults.strikes(Kind.TASKS_MAX_CHANGES)) {
+    } else if (roll == 3 && faults.allows(Kind.TASKS_MAX_CHANGES)) {
       connect.changeTasksMax(sim.between(1, 3));
     } else if (roll == 4) {
       // the group notices lost members after its session timeout; Connect restarts failed tasks
