@@ -28,8 +28,19 @@ final class Sim {
 
   Sim(long seed, boolean echo) {
     this.seed = seed;
-    this.random = new Random(seed);
+    this.random = new Random(scramble(seed));
     this.echo = echo;
+  }
+
+  /**
+   * Spreads neighbouring seeds apart (SplitMix64's finaliser): {@link Random}'s first draws from
+   * small consecutive seeds are almost equal.
+   */
+  private static long scramble(long seed) {
+    long z = seed + 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /** The task instance whose code runs now, null while the harness itself acts. */

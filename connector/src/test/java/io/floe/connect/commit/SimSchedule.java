@@ -117,9 +117,7 @@ final class SimSchedule {
         step();
       }
       SimOracle oracle = new SimOracle();
-      if (settle()) {
-        check(oracle);
-      } else {
+      if (!settle()) {
         oracle.violated(
             "settles",
             "not every record committed after "
@@ -129,6 +127,7 @@ final class SimSchedule {
                 + ", ends "
                 + ends());
       }
+      check(oracle);
       return new Outcome(sim.seed, oracle.violations(), sim.trace(), faults.injected());
     } finally {
       release();

@@ -172,6 +172,9 @@ final class SimTask {
   }
 
   private void seek(Map<TopicPartition, Long> rewind) {
+    if (rewind == null) {
+      return;
+    }
     rewind.forEach(
         (partition, offset) -> {
           if (assigned.contains(partition)) {
