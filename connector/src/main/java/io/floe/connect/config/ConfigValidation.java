@@ -161,8 +161,7 @@ public final class ConfigValidation {
     if (jaas != null) {
       SaslLoginModules.problem(jaas).ifPresent(problem -> error(values, jaasKey, problem));
     }
-    SourceIsolation.problem(props)
-        .ifPresent(problem -> error(values, SourceIsolation.KEY, problem));
+    SourceConsumer.problems(props).forEach((key, problem) -> error(values, key, problem));
   }
 
   /**

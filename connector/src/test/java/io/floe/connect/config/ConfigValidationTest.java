@@ -17,6 +17,7 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ConfigValidationTest {
@@ -237,5 +238,35 @@ class ConfigValidationTest {
     assertThatThrownBy(() -> new IcebergSinkConnector().start(config))
         .isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
         .hasMessageContaining("consumer.override.isolation.level");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "consumer.override.enable.auto.commit, true, commits the source offsets itself",
+    "consumer.override.enable.auto.commit, ' TRUE ', commits the source offsets itself",
+    "consumer.override.auto.offset.reset, latest, are never read",
+    "consumer.override.auto.offset.reset, none, a task fails"
+  })
+  void rejectsSourceConsumerOverridesThatBreakExactlyOnceOnTheirKeySayingWhy(
+      String key, String value, String why) {
+    Map<String, String> config = valid();
+    config.put(key, value);
+    assertThat(errors(config))
+        .containsOnlyKeys(key)
+        .extractingByKey(key, InstanceOfAssertFactories.list(String.class))
+        .singleElement()
+        .asString()
+        .contains(why);
+    assertThatThrownBy(() -> new IcebergSinkConnector().start(config))
+        .isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
+        .hasMessageStartingWith(key + ": ");
+  }
+
+  @Test
+  void acceptsTheSourceConsumerOverridesThatKeepExactlyOnce() {
+    Map<String, String> config = valid();
+    config.put("consumer.override.enable.auto.commit", "false");
+    config.put("consumer.override.auto.offset.reset", "earliest");
+    assertThat(errors(config)).isEmpty();
   }
 }
