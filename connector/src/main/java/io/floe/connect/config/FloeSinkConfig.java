@@ -119,6 +119,15 @@ public final class FloeSinkConfig extends AbstractConfig {
           + " unreachable, conflicting commit) before the task fails with the cause.";
   public static final long COMMIT_RETRY_TIMEOUT_MS_DEFAULT = 300_000L;
 
+  public static final String COMMIT_MAX_SILENT_CYCLES = "iceberg.control.commit.max-silent-cycles";
+  public static final String COMMIT_MAX_SILENT_CYCLES_DOC =
+      "The coordinator fails its task, naming the partitions, when no worker has answered for a"
+          + " source partition in this many consecutive commit cycles, and for at least "
+          + COMMIT_RETRY_TIMEOUT_MS
+          + ": nothing of such a partition is committed (its task failed, hangs or cannot hand"
+          + " over). 0 turns the check off.";
+  public static final int COMMIT_MAX_SILENT_CYCLES_DEFAULT = 10;
+
   public static final String TRANSACTIONAL_ID_PREFIX = "iceberg.control.transactional-id-prefix";
   public static final String TRANSACTIONAL_ID_PREFIX_DOC =
       "Prefix of the Kafka transactional ids of the workers and the coordinator, for clusters"
@@ -392,6 +401,17 @@ public final class FloeSinkConfig extends AbstractConfig {
         Width.SHORT,
         "Commit retry timeout (ms)");
     def.define(
+        COMMIT_MAX_SILENT_CYCLES,
+        Type.INT,
+        COMMIT_MAX_SILENT_CYCLES_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        COMMIT_MAX_SILENT_CYCLES_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.SHORT,
+        "Most silent cycles");
+    def.define(
         TRANSACTIONAL_ID_PREFIX,
         Type.STRING,
         TRANSACTIONAL_ID_PREFIX_DEFAULT,
@@ -518,6 +538,10 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   public Duration commitRetryTimeout() {
     return Duration.ofMillis(getLong(COMMIT_RETRY_TIMEOUT_MS));
+  }
+
+  public int commitMaxSilentCycles() {
+    return getInt(COMMIT_MAX_SILENT_CYCLES);
   }
 
   public long commitBufferBytes() {
