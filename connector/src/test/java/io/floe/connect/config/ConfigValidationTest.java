@@ -137,6 +137,30 @@ class ConfigValidationTest {
   }
 
   @Test
+  void anUnsetCommitTimeoutIsDerivedFromAShortIntervalInsteadOfRefused() {
+    Map<String, String> config = valid();
+    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "10000");
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(5000);
+    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "300000");
+    assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(30000);
+    config.put(FloeSinkConfig.COMMIT_TIMEOUT_MS, "40000");
+    assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(40000);
+  }
+
+  @Test
+  void unsetBootstrapServersAreTheWorkersOwnWhenTheyCanBeFound() {
+    Map<String, String> config = valid();
+    config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
+    WorkerKafka worker =
+        new WorkerKafka(key -> null, Map.of("CONNECT_BOOTSTRAP_SERVERS", "broker:9092")::get);
+    Config result =
+        ConfigValidation.addCrossFieldErrors(
+            new Config(FloeSinkConfig.CONFIG_DEF.validate(config)), config, worker);
+    assertThat(result.configValues()).allSatisfy(v -> assertThat(v.errorMessages()).isEmpty());
+  }
+
+  @Test
   void requiresTheControlClientsBootstrapServers() {
     Map<String, String> config = valid();
     config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
