@@ -146,7 +146,7 @@ final class InMemoryControlTopic implements KafkaClients {
     throw new UnsupportedOperationException("the control topic is given, not looked up");
   }
 
-  /** The last producer opened with this transactional id. */
+  /** The last producer initialised with this transactional id. */
   MockProducer<byte[], byte[]> producer(String transactionalId) {
     return producers.get(transactionalId);
   }
@@ -227,8 +227,9 @@ final class InMemoryControlTopic implements KafkaClients {
       fenced = true;
     }
 
+    /** As with Kafka, the producer initialised last with a transactional id fences the others. */
     @Override
-    public void initTransactions() {
+    public synchronized void initTransactions() {
       faults.before(Step.INIT, transactionalId);
       super.initTransactions();
       TopicProducer older = producers.put(transactionalId, this);
