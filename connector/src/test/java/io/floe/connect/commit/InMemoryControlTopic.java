@@ -67,7 +67,8 @@ final class InMemoryControlTopic implements KafkaClients {
   interface Faults {
     /**
      * Called before a transactional step of the producer of {@code transactionalId}; may throw what
-     * the step then throws (nothing of the transaction lands).
+     * the step then throws (nothing of the transaction lands). A {@code TimeoutException} before a
+     * commit leaves it to land when the commit is asked again.
      */
     default void before(Step step, String transactionalId) {}
 
@@ -86,6 +87,12 @@ final class InMemoryControlTopic implements KafkaClients {
     default int redeliveries() {
       return 0;
     }
+  }
+
+  /** Where a commit that timed out stands: it landed, or lands only if asked again. */
+  private enum Commit {
+    LANDED,
+    PENDING
   }
 
   /** A transactional step of a producer. */
@@ -204,6 +211,7 @@ final class InMemoryControlTopic implements KafkaClients {
     private final String transactionalId;
     private boolean fenced;
     private KafkaException failed;
+    private Commit timedOut;
 
     TopicProducer(String transactionalId) {
       super(
@@ -225,6 +233,9 @@ final class InMemoryControlTopic implements KafkaClients {
         fenceProducer();
       }
       fenced = true;
+      if (timedOut == Commit.PENDING) {
+        timedOut = null; // the newer producer's initialisation aborts the open transaction
+      }
     }
 
     /** As with Kafka, the producer initialised last with a transactional id fences the others. */
@@ -240,13 +251,15 @@ final class InMemoryControlTopic implements KafkaClients {
 
     @Override
     public void beginTransaction() {
+      checkNoCommitToRetry("beginTransaction");
       faults.before(Step.BEGIN, transactionalId);
       super.beginTransaction();
       failed = null;
     }
 
     @Override
-    public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>
+    public synchronized java.util.concurrent.Future<
+            org.apache.kafka.clients.producer.RecordMetadata>
         send(ProducerRecord<byte[], byte[]> record) {
       if (fenced) {
         java.util.concurrent.CompletableFuture<org.apache.kafka.clients.producer.RecordMetadata>
@@ -266,7 +279,11 @@ final class InMemoryControlTopic implements KafkaClients {
         // Kafka answers ILLEGAL_GENERATION: the transaction can only be aborted
         failed =
             new CommitFailedException(
-                "generation " + group.generationId() + " of group " + group.groupId() + " is stale");
+                "generation "
+                    + group.generationId()
+                    + " of group "
+                    + group.groupId()
+                    + " is stale");
         throw failed;
       }
       super.sendOffsetsToTransaction(offsets, group);
@@ -277,7 +294,31 @@ final class InMemoryControlTopic implements KafkaClients {
       if (failed != null) {
         throw new KafkaException("the transaction failed before: " + failed.getMessage(), failed);
       }
-      faults.before(Step.COMMIT, transactionalId);
+      if (timedOut == Commit.LANDED) {
+        timedOut = null; // Kafka answers a retried commit with the first one's outcome
+        return;
+      }
+      if (timedOut == Commit.PENDING) {
+        timedOut = null;
+        land();
+        return;
+      }
+      try {
+        faults.before(Step.COMMIT, transactionalId);
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        timedOut = Commit.PENDING;
+        throw e;
+      }
+      land();
+      try {
+        faults.committed(transactionalId);
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        timedOut = Commit.LANDED;
+        throw e;
+      }
+    }
+
+    private void land() {
       int sent = history().size();
       int offsetCommits = consumerGroupOffsetsHistory().size();
       super.commitTransaction();
@@ -293,7 +334,23 @@ final class InMemoryControlTopic implements KafkaClients {
             (group, offsets) ->
                 groups.computeIfAbsent(group, g -> new HashMap<>()).putAll(offsets));
       }
-      faults.committed(transactionalId);
+    }
+
+    @Override
+    public synchronized void abortTransaction() {
+      checkNoCommitToRetry("abortTransaction");
+      super.abortTransaction();
+    }
+
+    /** As Kafka's producer, which must be asked again to commit after a commit timed out. */
+    private void checkNoCommitToRetry(String operation) {
+      if (timedOut != null) {
+        throw new IllegalStateException(
+            "Cannot attempt operation `"
+                + operation
+                + "` because the previous call to `commitTransaction` timed out and must be"
+                + " retried");
+      }
     }
   }
 

@@ -36,11 +36,13 @@ import org.junit.jupiter.api.Test;
 class ProtocolSimulationTest {
   private static final int DEFAULT_SCHEDULES = 2_000;
   private static final int MAX_FAILED_SCHEDULES = 200;
+
   /**
    * Schedules run side by side, each on one thread of its own: Iceberg's commits and scans wait on
    * its worker pool in 10 ms sleeps, so a schedule spends most of its time asleep.
    */
   private static final int DEFAULT_THREADS = 8;
+
   private static Level floeLevel;
   private static Level rootLevel;
 
@@ -159,8 +161,7 @@ class ProtocolSimulationTest {
         e.printStackTrace(System.out);
       }
       return new SimSchedule.Outcome(
-          seed,
-          List.of(new SimOracle.Violation("harness-error", e.toString())), "", Map.of());
+          seed, List.of(new SimOracle.Violation("harness-error", e.toString())), "", Map.of());
     }
   }
 }

@@ -92,7 +92,15 @@ final class SimConnect {
   static ControlSettings settings(
       Duration interval, Duration timeout, Duration retryTimeout, long bufferBytes) {
     return new ControlSettings(
-        CONNECTOR, 0, "", interval, timeout, retryTimeout, bufferBytes, Secrets.of(Map.of()), List.of());
+        CONNECTOR,
+        0,
+        "",
+        interval,
+        timeout,
+        retryTimeout,
+        bufferBytes,
+        Secrets.of(Map.of()),
+        List.of());
   }
 
   ControlSettings settings() {

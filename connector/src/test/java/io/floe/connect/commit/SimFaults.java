@@ -165,6 +165,10 @@ final class SimFaults {
         if (point == Point.TXN_COMMIT && strikes(Kind.TXN_ABORTS)) {
           throw new KafkaException("simulated broker failure: the transaction is aborted");
         }
+        if (point == Point.TXN_COMMIT && strikes(Kind.TXN_AMBIGUOUS)) {
+          throw new TimeoutException(
+              "simulated: the commit timed out before it reached the broker");
+        }
       }
       default -> {}
     }

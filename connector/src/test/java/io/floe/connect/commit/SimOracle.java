@@ -23,11 +23,11 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * What must hold once a schedule has settled: every produced record is in every table exactly
- * once; the Connect group's committed offsets are the ends of the source partitions and what the
- * tables' snapshot summaries say; no data file was added twice; watermarks never went back; and no
- * file a snapshot references was written twice or by an instance after its replacement started
- * (nothing Floe writes may replace a file).
+ * What must hold once a schedule has settled: every produced record is in every table exactly once;
+ * the Connect group's committed offsets are the ends of the source partitions and what the tables'
+ * snapshot summaries say; no data file was added twice; watermarks never went back; and no file a
+ * snapshot references was written twice or by an instance after its replacement started (nothing
+ * Floe writes may replace a file).
  */
 final class SimOracle {
   /** A broken rule. */
@@ -50,7 +50,11 @@ final class SimOracle {
 
   /** Checks one table against the source and the group's committed offsets. */
   void checkTable(
-      String name, Table table, SimSource source, Map<TopicPartition, Long> committed, SimFileIO io) {
+      String name,
+      Table table,
+      SimSource source,
+      Map<TopicPartition, Long> committed,
+      SimFileIO io) {
     table.refresh();
     checkRows(name, table, source);
     List<Snapshot> history = history(table);
@@ -120,7 +124,8 @@ final class SimOracle {
         violated("exactly-once", name + " lacks " + partition + " offsets " + ranges(missing));
       }
       if (!twice.isEmpty()) {
-        violated("exactly-once", name + " has " + partition + " offsets " + ranges(twice) + " twice");
+        violated(
+            "exactly-once", name + " has " + partition + " offsets " + ranges(twice) + " twice");
       }
       for (Long offset : counts.keySet()) {
         if (offset >= source.end(partition)) {
@@ -169,13 +174,7 @@ final class SimOracle {
         if (earlier != null) {
           violated(
               "data-file-added-twice",
-              name
-                  + ": "
-                  + file
-                  + " in snapshots "
-                  + earlier
-                  + " and "
-                  + snapshot.snapshotId());
+              name + ": " + file + " in snapshots " + earlier + " and " + snapshot.snapshotId());
         }
       }
     }
@@ -202,8 +201,7 @@ final class SimOracle {
    * Every data file and manifest a snapshot references was written once, and not by an instance
    * whose replacement had started.
    */
-  private void checkCommittedFiles(
-      String name, Table table, List<Snapshot> history, SimFileIO io) {
+  private void checkCommittedFiles(String name, Table table, List<Snapshot> history, SimFileIO io) {
     Set<String> committed = new HashSet<>();
     for (Snapshot snapshot : history) {
       for (ManifestFile manifest : snapshot.allManifests(table.io())) {

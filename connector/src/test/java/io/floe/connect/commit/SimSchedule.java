@@ -86,8 +86,7 @@ final class SimSchedule {
             sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE);
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
-        new SimConnect(
-            sim, source, control, catalog, tables, settings, options, sim.between(1, 3));
+        new SimConnect(sim, source, control, catalog, tables, settings, options, sim.between(1, 3));
     control.faults(new ControlFaults());
     steps = sim.between(40, 250);
     sim.trace(
@@ -256,7 +255,8 @@ final class SimSchedule {
     Map<TopicPartition, Long> committed = connect.committed();
     oracle.checkGroup(source, committed);
     for (String table : tables) {
-      oracle.checkTable(table, catalog.loadTable(TableIdentifier.parse(table)), source, committed, io);
+      oracle.checkTable(
+          table, catalog.loadTable(TableIdentifier.parse(table)), source, committed, io);
     }
     oracle.checkNoOverwrite(io);
   }

@@ -21,8 +21,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * One instance of a sink task as the simulated Connect runtime drives it: the real {@link Worker}
  * and, while the instance owns the election partition, the real {@link Coordinator}, wired as
- * {@code Committer} wires them; the task's consumer (its positions, its group generation); and
- * what Connect does with them: {@code put} batches, seeks to the rewinds the worker returns, {@code
+ * {@code Committer} wires them; the task's consumer (its positions, its group generation); and what
+ * Connect does with them: {@code put} batches, seeks to the rewinds the worker returns, {@code
  * open} and {@code close} on rebalances, {@code stop}.
  *
  * <p>A LIVE instance is a group member driven as Connect drives it. A ZOMBIE's process is cut off:
@@ -166,7 +166,8 @@ final class SimTask {
     }
     positions.putAll(next);
     if (!batch.isEmpty() || !rewind.isEmpty()) {
-      sim.trace(actor + " put " + batch.size() + " records, now at " + positions + " rewind " + rewind);
+      sim.trace(
+          actor + " put " + batch.size() + " records, now at " + positions + " rewind " + rewind);
     }
     seek(rewind);
   }
@@ -278,8 +279,7 @@ final class SimTask {
    */
   private <T> T guarded(String what, boolean asCoordinator, Supplier<T> action) {
     try {
-      T result =
-          asCoordinator ? sim.asCoordinator(actor, action) : sim.asWorker(actor, action);
+      T result = asCoordinator ? sim.asCoordinator(actor, action) : sim.asWorker(actor, action);
       if (actor.crashed) {
         state = State.CRASHED;
         return null;
