@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -59,9 +62,21 @@ final class SimOracle {
     checkRows(name, table, source);
     List<Snapshot> history = history(table);
     checkSummary(name, history, committed);
-    checkAddedOnce(name, table, history);
+    Map<String, List<String>> manifests = new HashMap<>();
+    Map<Long, List<String>> added = new HashMap<>();
+    for (Snapshot snapshot : history) {
+      added.put(snapshot.snapshotId(), new ArrayList<>());
+      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+        List<String> files =
+            manifests.computeIfAbsent(manifest.path(), path -> dataFiles(table, manifest));
+        if (manifest.snapshotId() != null && manifest.snapshotId() == snapshot.snapshotId()) {
+          added.get(snapshot.snapshotId()).addAll(files);
+        }
+      }
+    }
+    checkAddedOnce(name, history, added);
     checkWatermarks(name, history);
-    checkCommittedFiles(name, table, history, io);
+    checkCommittedFiles(name, manifests, added, io);
   }
 
   /** The group committed the end of every partition that has records, and nothing else. */
@@ -166,10 +181,21 @@ final class SimOracle {
     }
   }
 
-  private void checkAddedOnce(String name, Table table, List<Snapshot> history) {
+  private static List<String> dataFiles(Table table, ManifestFile manifest) {
+    List<String> paths = new ArrayList<>();
+    try (ManifestReader<DataFile> reader =
+        ManifestFiles.read(manifest, table.io(), table.specs())) {
+      reader.forEach(file -> paths.add(file.location()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return paths;
+  }
+
+  private void checkAddedOnce(String name, List<Snapshot> history, Map<Long, List<String>> added) {
     Map<String, Long> addedBy = new HashMap<>();
     for (Snapshot snapshot : history) {
-      for (String file : TestManifests.addedDataFiles(table, snapshot)) {
+      for (String file : added.get(snapshot.snapshotId())) {
         Long earlier = addedBy.putIfAbsent(file, snapshot.snapshotId());
         if (earlier != null) {
           violated(
@@ -201,14 +227,13 @@ final class SimOracle {
    * Every data file and manifest a snapshot references was written once, and not by an instance
    * whose replacement had started.
    */
-  private void checkCommittedFiles(String name, Table table, List<Snapshot> history, SimFileIO io) {
-    Set<String> committed = new HashSet<>();
-    for (Snapshot snapshot : history) {
-      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
-        committed.add(manifest.path());
-      }
-      committed.addAll(TestManifests.addedDataFiles(table, snapshot));
-    }
+  private void checkCommittedFiles(
+      String name,
+      Map<String, List<String>> manifests,
+      Map<Long, List<String>> added,
+      SimFileIO io) {
+    Set<String> committed = new HashSet<>(manifests.keySet());
+    manifests.values().forEach(committed::addAll);
     for (String path : committed) {
       List<SimFileIO.Write> writes = io.writes().getOrDefault(path, List.of());
       if (writes.size() > 1) {
