@@ -61,6 +61,10 @@ final class InMemoryControlTopic implements KafkaClients {
   private final Map<String, TopicProducer> producers = new HashMap<>();
   private final Map<String, TopicConsumer> consumers = new HashMap<>();
   private final Map<String, Integer> generations = new HashMap<>();
+  private final Map<TopicPartition, TopicProducer> pendingOffsets = new HashMap<>();
+  private final List<TopicProducer> opened = new ArrayList<>();
+  private java.util.function.LongSupplier now = () -> 0;
+  private long transactionTimeoutMs = Long.MAX_VALUE;
   private Faults faults = new Faults() {};
 
   /** What a test injects into the control channel; by default nothing. */
@@ -128,6 +132,27 @@ final class InMemoryControlTopic implements KafkaClients {
     generations.put(groupId, generationId);
   }
 
+  /**
+   * Aborts, as Kafka's transaction coordinator does, every transaction open for longer than {@code
+   * timeoutMs} by {@code clock}; its producer is fenced.
+   */
+  void transactionTimeout(java.util.function.LongSupplier clock, long timeoutMs) {
+    this.now = clock;
+    this.transactionTimeoutMs = timeoutMs;
+  }
+
+  /**
+   * Whether a {@code read_committed} consumer of a group can read the group's committed offset of
+   * {@code partition} now: not while an open transaction holds an offset of it (Kafka's
+   * require_stable offset fetch, KIP-447). Transactions past their timeout are aborted first.
+   */
+  boolean offsetStable(TopicPartition partition) {
+    for (TopicProducer producer : List.copyOf(opened)) {
+      producer.expireIfTimedOut();
+    }
+    return !pendingOffsets.containsKey(partition);
+  }
+
   /** Fences the current producer of {@code transactionalId}, as a newer one would. */
   void fence(String transactionalId) {
     TopicProducer producer = producers.get(transactionalId);
@@ -138,7 +163,9 @@ final class InMemoryControlTopic implements KafkaClients {
 
   @Override
   public Producer<byte[], byte[]> producer(String transactionalId, String clientId) {
-    return new TopicProducer(transactionalId);
+    TopicProducer producer = new TopicProducer(transactionalId);
+    opened.add(producer);
+    return producer;
   }
 
   @Override
@@ -212,6 +239,7 @@ final class InMemoryControlTopic implements KafkaClients {
     private boolean fenced;
     private KafkaException failed;
     private Commit timedOut;
+    private long beganMs;
 
     TopicProducer(String transactionalId) {
       super(
@@ -236,6 +264,20 @@ final class InMemoryControlTopic implements KafkaClients {
       if (timedOut == Commit.PENDING) {
         timedOut = null; // the newer producer's initialisation aborts the open transaction
       }
+      releaseOffsets();
+      opened.remove(this);
+    }
+
+    /** The transaction coordinator aborts a transaction open for too long and fences it. */
+    void expireIfTimedOut() {
+      boolean open = transactionInFlight() || timedOut == Commit.PENDING;
+      if (open && !fenced && now.getAsLong() - beganMs > transactionTimeoutMs) {
+        fence();
+      }
+    }
+
+    private void releaseOffsets() {
+      pendingOffsets.values().removeIf(holder -> holder == this);
     }
 
     /** As with Kafka, the producer initialised last with a transactional id fences the others. */
@@ -255,6 +297,7 @@ final class InMemoryControlTopic implements KafkaClients {
       faults.before(Step.BEGIN, transactionalId);
       super.beginTransaction();
       failed = null;
+      beganMs = now.getAsLong();
     }
 
     @Override
@@ -287,6 +330,7 @@ final class InMemoryControlTopic implements KafkaClients {
         throw failed;
       }
       super.sendOffsetsToTransaction(offsets, group);
+      offsets.keySet().forEach(partition -> pendingOffsets.put(partition, this));
     }
 
     @Override
@@ -319,6 +363,7 @@ final class InMemoryControlTopic implements KafkaClients {
     }
 
     private void land() {
+      releaseOffsets();
       int sent = history().size();
       int offsetCommits = consumerGroupOffsetsHistory().size();
       super.commitTransaction();
@@ -336,10 +381,28 @@ final class InMemoryControlTopic implements KafkaClients {
       }
     }
 
+    /**
+     * As Kafka's producer: closing completes a commit that was asked for, and aborts a transaction
+     * still open.
+     */
+    @Override
+    public void close(Duration timeout) {
+      if (!fenced && timedOut == Commit.PENDING) {
+        timedOut = null;
+        land();
+      } else if (!fenced && transactionInFlight()) {
+        super.abortTransaction();
+        releaseOffsets();
+      }
+      opened.remove(this);
+      super.close(timeout);
+    }
+
     @Override
     public synchronized void abortTransaction() {
       checkNoCommitToRetry("abortTransaction");
       super.abortTransaction();
+      releaseOffsets();
     }
 
     /** As Kafka's producer, which must be asked again to commit after a commit timed out. */

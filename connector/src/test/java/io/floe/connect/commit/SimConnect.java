@@ -36,6 +36,9 @@ final class SimConnect {
   static final String CONNECTOR = "sim";
   static final String GROUP = "connect-" + CONNECTOR;
 
+  /** The control producers' transaction.timeout.ms, as Floe sets it. */
+  static final long TRANSACTION_TIMEOUT_MS = 60_000;
+
   private final Sim sim;
   private final SimSource source;
   private final InMemoryControlTopic control;
@@ -46,6 +49,7 @@ final class SimConnect {
   private final Map<Integer, SimTask> current = new TreeMap<>();
   private final List<SimTask> instances = new ArrayList<>();
   private final Map<Integer, Integer> started = new HashMap<>();
+  private final SimTask.Offsets offsets;
   private int tasksMax;
   private int generation;
 
@@ -65,6 +69,19 @@ final class SimConnect {
     this.settings = settings;
     this.writerOptions = writerOptions;
     this.tasksMax = tasksMax;
+    this.offsets =
+        new SimTask.Offsets() {
+          @Override
+          public boolean stable(TopicPartition partition) {
+            return control.offsetStable(partition);
+          }
+
+          @Override
+          public long committed(TopicPartition partition) {
+            return SimConnect.this.committed().getOrDefault(partition, 0L);
+          }
+        };
+    control.transactionTimeout(sim.clock::millis, TRANSACTION_TIMEOUT_MS);
     this.config =
         new FloeSinkConfig(
             Map.of(
@@ -156,7 +173,8 @@ final class SimConnect {
       }
     }
     SimTask task =
-        new SimTask(sim, actor, group -> worker(index, group), this::coordinator, generation);
+        new SimTask(
+            sim, actor, group -> worker(index, group), this::coordinator, offsets, generation);
     instances.add(task);
     current.put(index, task);
     sim.trace("start " + actor);
@@ -241,9 +259,8 @@ final class SimConnect {
     for (TopicPartition partition : orphans()) {
       assignment.computeIfAbsent(sim.pick(members), m -> new ArrayList<>()).add(partition);
     }
-    Map<TopicPartition, Long> committed = committed();
     for (SimTask member : members) {
-      member.open(assignment.getOrDefault(member, List.of()), committed);
+      member.open(assignment.getOrDefault(member, List.of()));
     }
   }
 

@@ -41,8 +41,22 @@ final class SimTask {
     STOPPED
   }
 
+  /** The Connect group's side of a partition's start: its committed offset, once readable. */
+  interface Offsets {
+    /**
+     * Whether the group's committed offset of the partition can be read now (no transaction holds
+     * an offset of it).
+     */
+    boolean stable(TopicPartition partition);
+
+    /** The group's committed offset of the partition (its first offset if none). */
+    long committed(TopicPartition partition);
+  }
+
   final SimActor actor;
   private final Sim sim;
+  private final Offsets offsets;
+  private final Set<TopicPartition> unresolved = new TreeSet<>(ORDER);
   private final Worker worker;
   private final Supplier<Coordinator> coordinators;
   private final Set<TopicPartition> assigned = new TreeSet<>(ORDER);
@@ -60,8 +74,10 @@ final class SimTask {
       SimActor actor,
       java.util.function.Function<Supplier<ConsumerGroupMetadata>, Worker> worker,
       Supplier<Coordinator> coordinators,
+      Offsets offsets,
       int generation) {
     this.sim = sim;
+    this.offsets = offsets;
     this.actor = actor;
     this.coordinators = coordinators;
     this.generation = generation;
@@ -103,14 +119,18 @@ final class SimTask {
     asWorker("start", () -> worker.openClients());
   }
 
-  /** Partitions were assigned, each read from {@code committed} (Connect's group offsets). */
-  void open(Collection<TopicPartition> partitions, Map<TopicPartition, Long> committed) {
+  /**
+   * Partitions were assigned. Each is read from the group's committed offset, once that can be
+   * read: a {@code read_committed} consumer waits while a transaction holds an offset of it.
+   */
+  void open(Collection<TopicPartition> partitions) {
     if (partitions.isEmpty() || state != State.LIVE) {
       return;
     }
     assigned.addAll(partitions);
-    partitions.forEach(p -> positions.put(p, committed.getOrDefault(p, 0L)));
-    sim.trace(actor + " open " + partitions + " at " + committed);
+    unresolved.addAll(partitions);
+    resolvePositions();
+    sim.trace(actor + " open " + partitions + " at " + positions);
     asWorker("open", () -> worker.open(partitions));
     if (state == State.LIVE && partitions.contains(ELECTION) && coordinator == null) {
       coordinator = sim.asCoordinator(actor, coordinators::get);
@@ -128,6 +148,7 @@ final class SimTask {
     sim.trace(actor + " close " + revoked);
     Map<TopicPartition, Long> rewind = asWorker("close", () -> worker.close(revoked));
     assigned.removeAll(revoked);
+    unresolved.removeAll(revoked);
     revoked.forEach(positions::remove);
     seek(rewind);
     if (revoked.contains(ELECTION)) {
@@ -140,7 +161,8 @@ final class SimTask {
     if (!running()) {
       return;
     }
-    List<TopicPartition> order = new ArrayList<>(assigned);
+    resolvePositions();
+    List<TopicPartition> order = new ArrayList<>(positions.keySet());
     java.util.Collections.shuffle(order, sim.random);
     List<SinkRecord> batch = new ArrayList<>();
     Map<TopicPartition, Long> next = new HashMap<>(positions);
@@ -172,13 +194,22 @@ final class SimTask {
     seek(rewind);
   }
 
+  private void resolvePositions() {
+    for (TopicPartition partition : List.copyOf(unresolved)) {
+      if (offsets.stable(partition)) {
+        unresolved.remove(partition);
+        positions.put(partition, offsets.committed(partition));
+      }
+    }
+  }
+
   private void seek(Map<TopicPartition, Long> rewind) {
     if (rewind == null) {
       return;
     }
     rewind.forEach(
         (partition, offset) -> {
-          if (assigned.contains(partition)) {
+          if (assigned.contains(partition) && !unresolved.contains(partition)) {
             positions.put(partition, offset);
           }
         });
