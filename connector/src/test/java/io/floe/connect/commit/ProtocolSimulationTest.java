@@ -31,10 +31,18 @@ import org.junit.jupiter.api.Test;
  *
  * <p>{@code -Dfloe.sim.seed=N} replays one schedule with its trace and logs; {@code
  * -Dfloe.sim.schedules=N} and {@code -Dfloe.sim.firstSeed=N} choose how many and which ({@code
- * -Psoak} runs 100,000).
+ * -Psoak} runs 100,000); {@code -Dfloe.sim.seconds=N} bounds the time (by default 55 s, unless the
+ * number of schedules is given); {@code -Dfloe.sim.threads=N} how many run side by side.
  */
 class ProtocolSimulationTest {
-  private static final int DEFAULT_SCHEDULES = 2_000;
+  private static final int DEFAULT_SCHEDULES = 3_000;
+
+  /**
+   * How long the default run may take, in seconds: it stops starting schedules then (the seeds run
+   * in order, so a slow machine checks a prefix of them). Zero means no limit.
+   */
+  private static final long DEFAULT_SECONDS = 55;
+
   private static final int MAX_FAILED_SCHEDULES = 200;
 
   /**
@@ -97,6 +105,13 @@ class ProtocolSimulationTest {
     int failed = 0;
     int run = 0;
     long started = System.nanoTime();
+    long budget =
+        Long.getLong(
+            "floe.sim.seconds",
+            replay != null || System.getProperty("floe.sim.schedules") != null
+                ? 0
+                : DEFAULT_SECONDS);
+    long deadline = budget <= 0 ? Long.MAX_VALUE : started + budget * 1_000_000_000L;
     int threads = replay != null ? 1 : Integer.getInteger("floe.sim.threads", DEFAULT_THREADS);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     Deque<Future<SimSchedule.Outcome>> running = new ArrayDeque<>();
@@ -107,7 +122,7 @@ class ProtocolSimulationTest {
     }
     while (!running.isEmpty()) {
       SimSchedule.Outcome outcome = await(running.removeFirst());
-      if (next.hasNext() && failed < MAX_FAILED_SCHEDULES) {
+      if (next.hasNext() && failed < MAX_FAILED_SCHEDULES && System.nanoTime() < deadline) {
         long seed = next.next();
         running.add(pool.submit(() -> runOne(seed, replay != null)));
       }

@@ -58,7 +58,7 @@ final class SimSchedule {
     catalog = new SimCatalog("mem://sim-" + seed + "-" + System.nanoTime(), io, faults);
     source = new SimSource(sim.between(1, 4));
     int tableCount = sim.chance(0.7) ? 1 : 2;
-    String format = sim.chance(0.8) ? "avro" : "parquet";
+    String format = sim.chance(0.9) ? "avro" : "parquet";
     catalog.createNamespace(Namespace.of("db"));
     for (int t = 0; t < tableCount; t++) {
       String name = "db.t" + t;
@@ -88,7 +88,7 @@ final class SimSchedule {
     connect =
         new SimConnect(sim, source, control, catalog, tables, settings, options, sim.between(1, 3));
     control.faults(new ControlFaults());
-    steps = sim.between(40, 250);
+    steps = sim.between(30, 160);
     sim.trace(
         "seed "
             + seed
