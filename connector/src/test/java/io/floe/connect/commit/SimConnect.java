@@ -50,6 +50,7 @@ final class SimConnect {
   private final List<SimTask> instances = new ArrayList<>();
   private final Map<Integer, Integer> started = new HashMap<>();
   private final SimTask.Offsets offsets;
+  private final SimFaults faults;
   private int tasksMax;
   private int generation;
 
@@ -61,8 +62,10 @@ final class SimConnect {
       List<String> tables,
       ControlSettings settings,
       WriterPoolOptions writerOptions,
-      int tasksMax) {
+      int tasksMax,
+      SimFaults faults) {
     this.sim = sim;
+    this.faults = faults;
     this.source = source;
     this.control = control;
     this.catalog = catalog;
@@ -218,7 +221,13 @@ final class SimConnect {
         catalog,
         control,
         control.topic(),
-        () -> all,
+        () -> {
+          if (faults.strikes(SimFaults.Kind.ADMIN_FAILS)) {
+            throw new org.apache.kafka.connect.errors.ConnectException(
+                "simulated: the Kafka admin request timed out");
+          }
+          return all;
+        },
         sim.clock,
         new CoordinatorMetrics(MetricsRegistry.forTask(CONNECTOR, null), sim.clock));
   }

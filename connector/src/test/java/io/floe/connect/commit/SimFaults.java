@@ -49,6 +49,7 @@ final class SimFaults {
     TXN_ABORTS,
     TXN_AMBIGUOUS,
     TXN_FENCED,
+    ADMIN_FAILS,
     SLOW_POLL,
     REDELIVERY,
     REBALANCE,
@@ -156,6 +157,10 @@ final class SimFaults {
         if (strikes(Kind.CATALOG_COMMIT_FAILS)) {
           throw new ServiceUnavailableException("simulated catalog outage during commit");
         }
+        if (strikes(Kind.CATALOG_AMBIGUOUS)) {
+          throw new CommitStateUnknownException(
+              new ServiceUnavailableException("simulated: the commit was lost on its way"));
+        }
       }
       case TXN_BEGIN, TXN_SEND_OFFSETS, TXN_COMMIT -> {
         if (strikes(Kind.TXN_FENCED)) {
@@ -202,7 +207,9 @@ final class SimFaults {
 
   private void crash(SimActor actor, String where) {
     actor.crashed = true;
-    String what = actor + (sim.coordinatorActing() ? " coordinator" : " worker");
+    String role = sim.coordinatorActing() ? "coordinator" : "worker";
+    injected.merge("CRASH " + role + " " + where, 1, Integer::sum);
+    String what = actor + " " + role;
     sim.trace("CRASH " + what + " " + where);
     throw new SimCrash(what + " crashed " + where);
   }

@@ -26,6 +26,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class SimSchedule {
   private static final int SETTLE_ROUNDS = 400;
+  private static final java.util.concurrent.atomic.AtomicLong RUNS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * What a schedule found.
@@ -55,7 +57,7 @@ final class SimSchedule {
     sim = new Sim(seed, echo);
     faults = new SimFaults(sim, this::fenceActor);
     io = new SimFileIO(sim, faults);
-    catalog = new SimCatalog("mem://sim-" + seed + "-" + System.nanoTime(), io, faults);
+    catalog = new SimCatalog("mem://sim-" + seed + "-" + RUNS.incrementAndGet(), io, faults);
     source = new SimSource(sim.between(1, 4));
     int tableCount = sim.chance(0.7) ? 1 : 2;
     String format = sim.chance(0.9) ? "avro" : "parquet";
@@ -86,7 +88,8 @@ final class SimSchedule {
             sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE);
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
-        new SimConnect(sim, source, control, catalog, tables, settings, options, sim.between(1, 3));
+        new SimConnect(
+            sim, source, control, catalog, tables, settings, options, sim.between(1, 3), faults);
     control.faults(new ControlFaults());
     steps = sim.between(30, 160);
     sim.trace(
