@@ -62,6 +62,9 @@ final class SimTask {
   private final Set<TopicPartition> assigned = new TreeSet<>(ORDER);
   private final Map<TopicPartition, Long> positions = new HashMap<>();
   private Coordinator coordinator;
+  // a control thread stops once its turn failed, as the real loops do
+  private boolean workerAlive = true;
+  private boolean coordinatorAlive;
   private State state = State.LIVE;
   private int generation;
 
@@ -135,7 +138,7 @@ final class SimTask {
     if (state == State.LIVE && partitions.contains(ELECTION) && coordinator == null) {
       coordinator = sim.asCoordinator(actor, coordinators::get);
       sim.trace(actor + " runs the coordinator");
-      asCoordinator("open", () -> coordinator.open());
+      coordinatorAlive = Boolean.TRUE.equals(guarded("open", true, () -> coordinator.open()));
     }
   }
 
@@ -217,15 +220,16 @@ final class SimTask {
 
   /** A turn of the worker's control thread. */
   void workerTurn() {
-    if (running()) {
-      asWorker("worker turn", () -> worker.turn());
+    if (running() && workerAlive) {
+      workerAlive = Boolean.TRUE.equals(asWorker("worker turn", () -> worker.turn()));
     }
   }
 
   /** A turn of the coordinator's thread, if the instance runs one. */
   void coordinatorTurn() {
-    if (running() && coordinator != null) {
-      asCoordinator("coordinator turn", () -> coordinator.turn());
+    if (running() && coordinator != null && coordinatorAlive) {
+      coordinatorAlive =
+          Boolean.TRUE.equals(guarded("coordinator turn", true, () -> coordinator.turn()));
     }
   }
 
