@@ -46,8 +46,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>As in Kafka, a producer that initialises transactions fences the older producer of its
  * transactional id, and offsets sent to a transaction with the group metadata of an older
- * generation than the group's current one (see {@link #generation}) fail it. A {@link Faults} sees
- * every transactional step and every poll, to fail, delay or repeat them.
+ * generation than the group's current one (see {@link #generation}) fail it. A {@link
+ * ControlFaults} sees every transactional step and every poll, to fail, delay or repeat them.
  */
 final class InMemoryControlTopic implements KafkaClients {
   static final String NAME = "floe-control";
@@ -65,46 +65,12 @@ final class InMemoryControlTopic implements KafkaClients {
   private final List<TopicProducer> opened = new ArrayList<>();
   private java.util.function.LongSupplier now = () -> 0;
   private long transactionTimeoutMs = Long.MAX_VALUE;
-  private Faults faults = new Faults() {};
-
-  /** What a test injects into the control channel; by default nothing. */
-  interface Faults {
-    /**
-     * Called before a transactional step of the producer of {@code transactionalId}; may throw what
-     * the step then throws (nothing of the transaction lands). A {@code TimeoutException} before a
-     * commit leaves it to land when the commit is asked again.
-     */
-    default void before(Step step, String transactionalId) {}
-
-    /**
-     * Called after a transaction landed; may throw what {@code commitTransaction} then throws,
-     * although the transaction is committed (an ambiguous commit).
-     */
-    default void committed(String transactionalId) {}
-
-    /** How many new records a poll may take at most (a slow fetch delays the rest). */
-    default int pollLimit() {
-      return Integer.MAX_VALUE;
-    }
-
-    /** How many of the records a consumer already had it gets again with this poll. */
-    default int redeliveries() {
-      return 0;
-    }
-  }
+  private ControlFaults faults = new ControlFaults() {};
 
   /** Where a commit that timed out stands: it landed, or lands only if asked again. */
   private enum Commit {
     LANDED,
     PENDING
-  }
-
-  /** A transactional step of a producer. */
-  enum Step {
-    INIT,
-    BEGIN,
-    SEND_OFFSETS,
-    COMMIT
   }
 
   InMemoryControlTopic() {
@@ -120,7 +86,7 @@ final class InMemoryControlTopic implements KafkaClients {
     return topic;
   }
 
-  void faults(Faults injected) {
+  void faults(ControlFaults injected) {
     this.faults = injected;
   }
 
@@ -283,7 +249,7 @@ final class InMemoryControlTopic implements KafkaClients {
     /** As with Kafka, the producer initialised last with a transactional id fences the others. */
     @Override
     public synchronized void initTransactions() {
-      faults.before(Step.INIT, transactionalId);
+      faults.before(ControlFaults.Step.INIT, transactionalId);
       super.initTransactions();
       TopicProducer older = producers.put(transactionalId, this);
       if (older != null && older != this) {
@@ -294,7 +260,7 @@ final class InMemoryControlTopic implements KafkaClients {
     @Override
     public void beginTransaction() {
       checkNoCommitToRetry("beginTransaction");
-      faults.before(Step.BEGIN, transactionalId);
+      faults.before(ControlFaults.Step.BEGIN, transactionalId);
       super.beginTransaction();
       failed = null;
       beganMs = now.getAsLong();
@@ -316,7 +282,7 @@ final class InMemoryControlTopic implements KafkaClients {
     @Override
     public void sendOffsetsToTransaction(
         Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
-      faults.before(Step.SEND_OFFSETS, transactionalId);
+      faults.before(ControlFaults.Step.SEND_OFFSETS, transactionalId);
       Integer current = generations.get(group.groupId());
       if (current != null && group.generationId() != current && !fenced) {
         // Kafka answers ILLEGAL_GENERATION: the transaction can only be aborted
@@ -348,7 +314,7 @@ final class InMemoryControlTopic implements KafkaClients {
         return;
       }
       try {
-        faults.before(Step.COMMIT, transactionalId);
+        faults.before(ControlFaults.Step.COMMIT, transactionalId);
       } catch (org.apache.kafka.common.errors.TimeoutException e) {
         timedOut = Commit.PENDING;
         throw e;

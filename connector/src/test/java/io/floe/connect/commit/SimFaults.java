@@ -213,4 +213,35 @@ final class SimFaults {
     sim.trace("CRASH " + what + " " + where);
     throw new SimCrash(what + " crashed " + where);
   }
+
+  /** These faults, as the control topic's clients take them. */
+  ControlFaults forControlTopic() {
+    return new ControlFaults() {
+      @Override
+      public void before(ControlFaults.Step step, String transactionalId) {
+        SimFaults.this.before(
+            switch (step) {
+              case INIT -> Point.TXN_INIT;
+              case BEGIN -> Point.TXN_BEGIN;
+              case SEND_OFFSETS -> Point.TXN_SEND_OFFSETS;
+              case COMMIT -> Point.TXN_COMMIT;
+            });
+      }
+
+      @Override
+      public void committed(String transactionalId) {
+        after(Point.TXN_COMMITTED);
+      }
+
+      @Override
+      public int pollLimit() {
+        return strikes(Kind.SLOW_POLL) ? sim.between(0, 2) : Integer.MAX_VALUE;
+      }
+
+      @Override
+      public int redeliveries() {
+        return strikes(Kind.REDELIVERY) ? sim.between(1, 3) : 0;
+      }
+    };
+  }
 }

@@ -90,7 +90,7 @@ final class SimSchedule {
     connect =
         new SimConnect(
             sim, source, control, catalog, tables, settings, options, sim.between(1, 3), faults);
-    control.faults(new ControlFaults());
+    control.faults(faults.forControlTopic());
     steps = sim.between(30, 160);
     sim.trace(
         "seed "
@@ -284,34 +284,5 @@ final class SimSchedule {
     }
     List<TableIdentifier> ids = tables.stream().map(TableIdentifier::parse).toList();
     io.deleteAll(catalog.metadataFiles(ids));
-  }
-
-  /** The control topic's faults, from the schedule's. */
-  private final class ControlFaults implements InMemoryControlTopic.Faults {
-    @Override
-    public void before(InMemoryControlTopic.Step step, String transactionalId) {
-      faults.before(
-          switch (step) {
-            case INIT -> SimFaults.Point.TXN_INIT;
-            case BEGIN -> SimFaults.Point.TXN_BEGIN;
-            case SEND_OFFSETS -> SimFaults.Point.TXN_SEND_OFFSETS;
-            case COMMIT -> SimFaults.Point.TXN_COMMIT;
-          });
-    }
-
-    @Override
-    public void committed(String transactionalId) {
-      faults.after(SimFaults.Point.TXN_COMMITTED);
-    }
-
-    @Override
-    public int pollLimit() {
-      return faults.strikes(Kind.SLOW_POLL) ? sim.between(0, 2) : Integer.MAX_VALUE;
-    }
-
-    @Override
-    public int redeliveries() {
-      return faults.strikes(Kind.REDELIVERY) ? sim.between(1, 3) : 0;
-    }
   }
 }

@@ -286,31 +286,27 @@ final class SimTask {
   }
 
   private void asWorker(String what, Runnable action) {
-    asWorker(
-        what,
-        () -> {
-          action.run();
-          return Boolean.TRUE;
-        });
+    guarded(what, false, done(action));
   }
 
   private void asCoordinator(String what, Runnable action) {
-    guarded(
-        what,
-        true,
-        () -> {
-          action.run();
-          return Boolean.TRUE;
-        });
+    guarded(what, true, done(action));
   }
 
   private <T> T asWorker(String what, Supplier<T> action) {
     return guarded(what, false, action);
   }
 
+  private static Supplier<Boolean> done(Runnable action) {
+    return () -> {
+      action.run();
+      return Boolean.TRUE;
+    };
+  }
+
   /**
    * Runs a call of the task's code. A crash leaves the instance dead; a failure thrown to Connect
-   * fails the task, which Connect then stops.
+   * fails the task, which Connect then stops (closing what it can).
    */
   private <T> T guarded(String what, boolean asCoordinator, Supplier<T> action) {
     try {
@@ -330,38 +326,12 @@ final class SimTask {
       }
       sim.trace(actor + " FAILED in " + what + ": " + e);
       if (state == State.LIVE) {
-        fail();
+        state = State.STOPPED;
+        stopCoordinator();
+        asWorker("close after failure", () -> worker.close(new ArrayList<>(assigned)));
+        asWorker("stop after failure", () -> worker.close());
       }
       return null;
-    }
-  }
-
-  private void fail() {
-    state = State.STOPPED;
-    try {
-      stopCoordinatorQuietly();
-      sim.asWorker(actor, () -> worker.close(new ArrayList<>(assigned)));
-      sim.asWorker(
-          actor,
-          () -> {
-            worker.close();
-            return null;
-          });
-    } catch (RuntimeException | SimCrash e) {
-      sim.trace(actor + " failed to stop: " + e);
-    }
-  }
-
-  private void stopCoordinatorQuietly() {
-    if (coordinator != null) {
-      Coordinator stopping = coordinator;
-      coordinator = null;
-      sim.asCoordinator(
-          actor,
-          () -> {
-            stopping.close();
-            return null;
-          });
     }
   }
 }
