@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -64,6 +66,8 @@ public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration CLIENT_CLOSE = Duration.ofSeconds(1);
+  private static final int MAX_FINISHED_ANSWERS = 10_000;
+  private static final long CONTROL_RETRY_MS = 1_000;
   private static final long FIRST_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 30_000;
 
@@ -86,6 +90,23 @@ public final class Coordinator implements AutoCloseable {
    * it, so their offsets must be recorded with it too.
    */
   private final Map<TopicPartition, Long> answeredOffsets = new HashMap<>();
+
+  /**
+   * Answers (cycle and sender) whose {@code DataWritten} was read but not yet their {@code
+   * DataComplete}, which the same transaction holds further on. A commit waits for it (see {@link
+   * #transactionsSplit}): committed without it, the data would go in without its offsets, and the
+   * control position could not tell the events below it from those not yet committed.
+   */
+  private final Set<String> unfinishedAnswers = new HashSet<>();
+
+  /** Answers whose {@code DataComplete} was read, the latest first out; a bounded memory. */
+  private final Set<String> finishedAnswers = new LinkedHashSet<>();
+
+  private long splitSinceMs = -1;
+  private long uncertainSinceMs = -1;
+  private String uncertainWhat;
+  private long controlFailedSinceMs = -1;
+  private long nextStartMs;
 
   private final ControlLoop loop;
   private volatile Thread restore;
@@ -163,6 +184,9 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void pollAndStep() {
+    if (uncertainSinceMs >= 0 && !settleUncertain()) {
+      return;
+    }
     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
       handle(record);
     }
@@ -304,7 +328,17 @@ public final class Coordinator implements AutoCloseable {
     ControlEvent event = codec.decode(record.value()).event();
     if (event instanceof DataWritten written) {
       pending.add(new PendingEvent(record.partition(), record.offset(), written));
+      String answer = written.commitId() + "/" + header.senderTaskId();
+      if (!finishedAnswers.contains(answer)) {
+        unfinishedAnswers.add(answer);
+      }
     } else if (event instanceof DataComplete complete) {
+      String answered = complete.commitId() + "/" + header.senderTaskId();
+      unfinishedAnswers.remove(answered);
+      finishedAnswers.add(answered);
+      if (finishedAnswers.size() > MAX_FINISHED_ANSWERS) {
+        finishedAnswers.remove(finishedAnswers.iterator().next());
+      }
       tracker.answered(complete.commitId(), complete.assignments());
       for (io.floe.connect.control.PartitionOffset answer : complete.assignments()) {
         if (answer.offset() != null) {
@@ -321,15 +355,42 @@ public final class Coordinator implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a worker's transaction was read only in part (a poll ended inside it): then the commit
+   * waits for the rest, which is committed and follows at once. A control topic that does not
+   * deliver it within the commit timeout is not waited for longer.
+   */
+  private boolean transactionsSplit() {
+    if (unfinishedAnswers.isEmpty()) {
+      splitSinceMs = -1;
+      return false;
+    }
+    long now = clock.millis();
+    if (splitSinceMs < 0) {
+      splitSinceMs = now;
+    }
+    if (now - splitSinceMs < settings.commitTimeout().toMillis()) {
+      return true;
+    }
+    LOG.warn(
+        "The control topic has not delivered the end of answers {} within {} ms; committing"
+            + " without it",
+        unfinishedAnswers,
+        settings.commitTimeout().toMillis());
+    unfinishedAnswers.clear();
+    splitSinceMs = -1;
+    return false;
+  }
+
   private void step() {
     if (retrying != null) {
-      if (clock.millis() >= retryAtMs) {
+      if (clock.millis() >= retryAtMs && !transactionsSplit()) {
         commit(refresh(retrying));
       }
       return;
     }
     if (tracker.inCycle()) {
-      if (tracker.complete() || tracker.timedOut()) {
+      if ((tracker.complete() || tracker.timedOut()) && !transactionsSplit()) {
         if (!tracker.complete()) {
           LOG.warn(
               "Cycle {} timed out after {} ms with {} of {} partitions answered; committing what"
@@ -354,7 +415,7 @@ public final class Coordinator implements AutoCloseable {
         tracker.finish();
         commit(cycle);
       }
-    } else if (tracker.startDue()) {
+    } else if (tracker.startDue() && clock.millis() >= nextStartMs) {
       startCycle();
     }
   }
@@ -404,9 +465,10 @@ public final class Coordinator implements AutoCloseable {
           "Cannot list the source partitions ({}); the cycle runs to its timeout",
           settings.secrets().mask(e.toString()));
     }
-    producer.beginTransaction();
-    producer.send(record(new StartCommit(commitId)));
-    producer.commitTransaction();
+    if (!inTransaction(
+        "the start of cycle " + commitId, () -> producer.send(record(new StartCommit(commitId))))) {
+      return; // not started: the next turn tries again
+    }
     if (expected == null) {
       tracker.startUnknown(commitId);
     } else {
@@ -541,14 +603,112 @@ public final class Coordinator implements AutoCloseable {
                 offsets.put(
                     new TopicPartition(topic.name(), partition), new OffsetAndMetadata(offset)));
     OptionalLong validThrough = cycle.validThroughMs();
-    producer.beginTransaction();
-    producer.send(
-        record(
-            new CommitComplete(
-                cycle.commitId(), validThrough.isPresent() ? validThrough.getAsLong() : null)));
-    producer.sendOffsetsToTransaction(
-        offsets, new ConsumerGroupMetadata(settings.coordinatorGroupId()));
-    producer.commitTransaction();
+    // if this fails, the tables hold the cycle already: the next cycle's position covers it, and a
+    // coordinator that reads from the older one skips what the tables hold (R1)
+    inTransaction(
+        "the control position of cycle " + cycle.commitId(),
+        () -> {
+          producer.send(
+              record(
+                  new CommitComplete(
+                      cycle.commitId(),
+                      validThrough.isPresent() ? validThrough.getAsLong() : null)));
+          producer.sendOffsetsToTransaction(
+              offsets, new ConsumerGroupMetadata(settings.coordinatorGroupId()));
+        });
+  }
+
+  /**
+   * Sends in one transaction. A transaction that fails is aborted and reported; one whose commit
+   * timed out may have committed, and is asked again on the next turns before anything else (see
+   * {@link #settleUncertain}). Fencing is not caught: a newer coordinator took over. Failures of
+   * the control topic count against the retry timeout like the catalog's.
+   *
+   * @return whether the transaction committed
+   */
+  private boolean inTransaction(String what, Runnable sends) {
+    try {
+      producer.beginTransaction();
+      sends.run();
+      producer.commitTransaction();
+      controlFailedSinceMs = -1;
+      return true;
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      uncertainSinceMs = clock.millis();
+      uncertainWhat = what;
+      LOG.warn(
+          "Coordinator does not know whether {} was committed ({}); it asks Kafka again",
+          what,
+          settings.secrets().mask(e.toString()));
+      return false;
+    } catch (ProducerFencedException | InvalidProducerEpochException e) {
+      throw e;
+    } catch (org.apache.kafka.common.errors.AuthorizationException e) {
+      throw new ConnectException(
+          "The coordinator is not authorised for the transactional id "
+              + settings.coordinatorTransactionalId()
+              + " or control topic "
+              + topic.name()
+              + ": "
+              + e.getMessage(),
+          e);
+    } catch (org.apache.kafka.common.KafkaException e) {
+      try {
+        producer.abortTransaction();
+      } catch (RuntimeException abort) {
+        LOG.debug("Aborting the transaction failed too: {}", abort.toString());
+      }
+      controlFailed(what, e);
+      nextStartMs = clock.millis() + CONTROL_RETRY_MS;
+      return false;
+    }
+  }
+
+  /** Asks Kafka again to commit a transaction whose commit timed out; true once committed. */
+  private boolean settleUncertain() {
+    try {
+      producer.commitTransaction();
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      if (clock.millis() - uncertainSinceMs > settings.retryTimeout().toMillis()) {
+        throw new ConnectException(
+            "The coordinator cannot tell whether "
+                + uncertainWhat
+                + " was committed: its commit has timed out since "
+                + Instant.ofEpochMilli(uncertainSinceMs)
+                + ", longer than "
+                + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+                + ". A restarted coordinator reads on from what Kafka holds.",
+            e);
+      }
+      return false;
+    }
+    LOG.info("Coordinator committed {} on asking again", uncertainWhat);
+    uncertainSinceMs = -1;
+    controlFailedSinceMs = -1;
+    return true;
+  }
+
+  private void controlFailed(String what, RuntimeException e) {
+    long now = clock.millis();
+    if (controlFailedSinceMs < 0) {
+      controlFailedSinceMs = now;
+    }
+    if (now - controlFailedSinceMs > settings.retryTimeout().toMillis()) {
+      throw new ConnectException(
+          "The coordinator has failed to write to control topic "
+              + topic.name()
+              + " since "
+              + Instant.ofEpochMilli(controlFailedSinceMs)
+              + " (longer than "
+              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + "). Last cause: "
+              + settings.secrets().mask(e.toString()),
+          e);
+    }
+    LOG.warn(
+        "Coordinator could not send {} ({}); it tries again",
+        what,
+        settings.secrets().mask(e.toString()));
   }
 
   private ProducerRecord<byte[], byte[]> record(ControlEvent event) {

@@ -266,6 +266,39 @@ class CoordinatorTest {
         .containsEntry("floe.source-offsets." + GROUP, "{\"orders\":{\"0\":5,\"1\":9}}");
   }
 
+  @Test
+  void aControlTransactionThatFailsIsTriedAgainInsteadOfStoppingTheCoordinator() {
+    coordinator = open(control);
+    var producer = control.producer(SETTINGS.coordinatorTransactionalId());
+    producer.commitTransactionException =
+        new org.apache.kafka.common.KafkaException("the broker is unreachable");
+    clock.advance(INTERVAL_MS);
+    turn();
+    assertThat(cyclesStarted()).as("the start failed").isEmpty();
+
+    producer.commitTransactionException = null;
+    clock.advance(1_000);
+    turn();
+    assertThat(cyclesStarted()).as("tried again").hasSize(1);
+
+    UUID cycle = cyclesStarted().get(0);
+    producer.commitTransactionException =
+        new org.apache.kafka.common.errors.TimeoutException("the commit timed out");
+    answer("orders-0", cycle, Map.of(P0, 3L), written(cycle, 3).event());
+    answer("orders-1", cycle, idle(P1));
+    turn();
+    assertThat(snapshots()).as("the tables hold the cycle").hasSize(1);
+    assertThat(control.events(GROUP, CommitComplete.class)).isEmpty();
+    coordinator.checkHealthy();
+
+    producer.commitTransactionException = null;
+    turn();
+    assertThat(control.events(GROUP, CommitComplete.class))
+        .as("its position committed on asking again")
+        .extracting(CommitComplete::commitId)
+        .containsExactly(cycle);
+  }
+
   /** A cycle in which only partition 0 answers, run to its timeout. */
   private UUID cycleWithoutPartition1() {
     UUID cycle = nextCycle();

@@ -46,6 +46,14 @@ class ProtocolSimulationTest {
   private static final int MAX_FAILED_SCHEDULES = 200;
 
   /**
+   * Seeds that found a bug, run first in every run: 17 (a replaced worker wrote over a committed
+   * manifest), 194 (a batch dropped after a failed hand-over lost a partition's first records), 13
+   * (a late answer's offsets missing from the summary), 3012799 (a poll that ended inside a
+   * worker's transaction: its data committed without its offsets).
+   */
+  private static final List<Long> FOUND = List.of(17L, 194L, 13L, 3_012_799L);
+
+  /**
    * Rules the code is known to break while a fix is under way, by rule, with why: they are reported
    * with their seeds but not enforced. None at present.
    */
@@ -85,6 +93,7 @@ class ProtocolSimulationTest {
     if (replay != null) {
       seeds.add(Long.parseLong(replay));
     } else {
+      seeds.addAll(FOUND);
       long first = Long.getLong("floe.sim.firstSeed", 1L);
       int count = Integer.getInteger("floe.sim.schedules", DEFAULT_SCHEDULES);
       for (long seed = first; seed < first + count; seed++) {
