@@ -121,10 +121,7 @@ public final class Committer implements AutoCloseable {
   }
 
   public void close(Collection<TopicPartition> partitions) {
-    Map<TopicPartition, Long> rewind = worker.close(partitions);
-    if (!rewind.isEmpty()) {
-      context.offset(rewind);
-    }
+    worker.close(partitions);
     if (partitions.contains(electionPartition)) {
       stopCoordinator();
     }

@@ -193,20 +193,21 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
-   * Task thread: partitions were revoked. Their data not yet handed over is dropped, and any other
-   * partition that lost rows with it is rewound.
-   *
-   * @return the rewinds for the task context
+   * Task thread: partitions were revoked. Their data not yet handed over is dropped, and so are the
+   * unreported rows of any partition kept that shared files with them; those partitions are rewound
+   * by the next {@link #put}, which drops its batch. A seek asked for here would come too late:
+   * Connect revokes inside a poll and still delivers the records that poll fetched for the
+   * partitions kept, which would then be written twice.
    */
-  public Map<TopicPartition, Long> close(Collection<TopicPartition> partitions) {
+  public void close(Collection<TopicPartition> partitions) {
     lock.lock();
     try {
       assigned.removeAll(partitions);
-      Map<TopicPartition, Long> rewind = new HashMap<>(writer.abandon(partitions));
+      Map<TopicPartition, Long> lost = new HashMap<>(writer.abandon(partitions));
       metrics.writers(writer.counts());
       partitions.forEach(rewinds::remove);
-      rewind.putAll(takeRewinds());
-      return rewind;
+      lost.keySet().retainAll(assigned);
+      earliest(rewinds, lost);
     } finally {
       lock.unlock();
     }

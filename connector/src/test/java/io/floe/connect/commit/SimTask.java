@@ -61,6 +61,7 @@ final class SimTask {
   private final Supplier<Coordinator> coordinators;
   private final Set<TopicPartition> assigned = new TreeSet<>(ORDER);
   private final Map<TopicPartition, Long> positions = new HashMap<>();
+
   private Coordinator coordinator;
   // a control thread stops once its turn failed, as the real loops do
   private boolean workerAlive = true;
@@ -142,18 +143,28 @@ final class SimTask {
     }
   }
 
-  /** Partitions were revoked: the worker closes them and the task seeks to its rewinds. */
+  /**
+   * Partitions were revoked: the worker closes them. As in Connect, the revocation happens inside a
+   * poll, and the records that poll fetched for the partitions kept are delivered next, by the
+   * following {@link #put}; the worker asks for no seek here (one asked for in {@code close} would
+   * only be applied after those records were delivered).
+   */
   void revoke(Collection<TopicPartition> partitions) {
     if (partitions.isEmpty() || state != State.LIVE) {
       return;
     }
     List<TopicPartition> revoked = List.copyOf(partitions);
     sim.trace(actor + " close " + revoked);
-    Map<TopicPartition, Long> rewind = asWorker("close", () -> worker.close(revoked));
+    asWorker(
+        "close",
+        () -> {
+          worker.close(revoked);
+          return true;
+        });
     assigned.removeAll(revoked);
     unresolved.removeAll(revoked);
     revoked.forEach(positions::remove);
-    seek(rewind);
+
     if (revoked.contains(ELECTION)) {
       stopCoordinator();
     }
@@ -328,7 +339,12 @@ final class SimTask {
       if (state == State.LIVE) {
         state = State.STOPPED;
         stopCoordinator();
-        asWorker("close after failure", () -> worker.close(new ArrayList<>(assigned)));
+        asWorker(
+            "close after failure",
+            () -> {
+              worker.close(new ArrayList<>(assigned));
+              return true;
+            });
         asWorker("stop after failure", () -> worker.close());
       }
       return null;

@@ -357,6 +357,24 @@ class WorkerTest {
   }
 
   @Test
+  void aPartitionKeptWhenAnotherIsRevokedIsRewoundByTheNextPutNotWrittenTwice() throws IOException {
+    worker.open(List.of(P0, P1));
+    assertThat(putBoth()).isEmpty(); // orders-0 5..7 and orders-1 3 share a file
+
+    worker.close(List.of(P0)); // a cooperative rebalance takes orders-0 away
+    // the poll that revoked orders-0 had fetched orders-1 4..5: Connect delivers them next
+    assertThat(worker.put(records(P1, 4, 5)))
+        .as("the batch is dropped and orders-1 read again from its first unreported row")
+        .isEqualTo(Map.of(P1, 3L));
+    assertThat(worker.put(records(P1, 3, 5))).isEmpty();
+    cycle();
+
+    assertThat(control.committedOffsets(GROUP)).isEqualTo(Map.of(P1, new OffsetAndMetadata(6)));
+    assertThat(commitAndReadIds(control.events(GROUP, DataWritten.class)))
+        .containsExactly(1003L, 1004L, 1005L);
+  }
+
+  @Test
   void aReplacedWorkerAnsweringACycleItsReplacementHandedOverWritesOverNoFileAndIsFenced()
       throws IOException {
     Worker zombie = worker;
