@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.LogFile;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
@@ -38,6 +40,16 @@ import org.junit.jupiter.api.TestInstance;
 class ExactlyOnceIT {
   private static final long INTERVAL_MS = 2000;
   private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  /** Records per second of the live traffic. */
+  private static final int RATE = 2000;
+
+  private static final Pattern COMMITTED = Pattern.compile("Committed table (\\S+): snapshot");
+  private static final Pattern ALREADY_COMMITTED =
+      Pattern.compile("pending manifests are already committed");
+  private static final Pattern COMMIT_FAILED =
+      Pattern.compile("Commit (\\S+) of tables \\S.* failed");
+  private static final Pattern FENCED = Pattern.compile("was fenced");
 
   private KafkaBroker broker;
   private RestCatalogServer rest;
@@ -204,76 +216,156 @@ class ExactlyOnceIT {
   }
 
   @Test
-  void killingTheWorkerThatRunsTheCoordinatorMidStreamLosesAndDuplicatesNothing() throws Exception {
-    String name = "coordkill";
-    broker.createTopic(name, 4);
-    worker1.rest().putConnector(name, connector(name, name, 2));
-    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
-    TableOracle oracle = oracle(name);
-    events.send(name, 4, 0, 2000);
-    await("rows before the kill", oracle::rowCount, 2000, CONVERGE);
-
-    ConnectWorker host = coordinatorHost(name);
-    CompletableFuture<Void> more =
-        CompletableFuture.runAsync(
-            () -> {
-              for (int batch = 0; batch < 8; batch++) {
-                events.send(name, 4, 2000 + batch * 500L, 2000 + (batch + 1) * 500L);
-                sleep(300);
-              }
-            });
-    // kill it while cycles are being answered and committed
-    Thread.sleep(INTERVAL_MS + 300);
-    host.kill();
-    more.get();
-    ConnectWorker survivor = host == worker1 ? worker2 : worker1;
-    await("rows after the coordinator's worker was killed", oracle::rowCount, 6000, CONVERGE);
-    oracle.assertExactlyOnce(admin, "connect-" + name, name, 6000);
-    restart(host);
-    survivor.rest().deleteConnector(name);
+  void killingTheCoordinatorsWorkerInsideATableCommitLosesAndDuplicatesNothing() throws Exception {
+    killTheCoordinatorsWorkerInsideACommit("coordkill", false);
   }
 
   @Test
-  void aFrozenCoordinatorThatComesBackAfterBeingReplacedCommitsNothingTwice() throws Exception {
-    zombieCommitsNothingTwice("zombie", true);
-  }
-
-  @Test
-  void aFrozenWorkerThatComesBackAfterBeingReplacedCommitsNothingTwice() throws Exception {
-    zombieCommitsNothingTwice("zombiew", false);
+  void
+      killingTheCoordinatorsWorkerAfterItsCommitLandedButBeforeItsControlPositionLosesAndDuplicatesNothing()
+          throws Exception {
+    killTheCoordinatorsWorkerInsideACommit("coordkilled", true);
   }
 
   /**
-   * Freezes (SIGSTOP) the worker that runs the coordinator, or the other one, right after a cycle
-   * may have started, lets the survivor take over its tasks, then thaws it: whatever the zombie
-   * still holds must not reach the tables.
+   * Records flow; the REST catalog holds the coordinator's next multi-table commit, either before
+   * applying it or once applied (so the coordinator never commits its control-topic position for
+   * it), while the test kills the worker running the coordinator. The survivor takes over and must
+   * commit the cycle's data exactly once: again if it never landed, not again if it did.
    */
-  private void zombieCommitsNothingTwice(String name, boolean coordinatorHost) throws Exception {
+  private void killTheCoordinatorsWorkerInsideACommit(String name, boolean applied)
+      throws Exception {
     broker.createTopic(name, 4);
     worker1.rest().putConnector(name, connector(name, name, 2));
     worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
     awaitTasksOnBothWorkers(name);
     TableOracle oracle = oracle(name);
-    events.send(name, 4, 0, 1000);
-    await("rows before the freeze", oracle::rowCount, 1000, CONVERGE);
-
     ConnectWorker host = coordinatorHost(name);
-    ConnectWorker zombie = coordinatorHost ? host : (host == worker1 ? worker2 : worker1);
-    ConnectWorker survivor = zombie == worker1 ? worker2 : worker1;
-    // frozen right after it may have started a cycle: its tasks (and coordinator) hold state
-    events.send(name, 4, 1000, 2000);
-    Thread.sleep(INTERVAL_MS);
-    zombie.freeze();
-    events.send(name, 4, 2000, 3000);
-    // the group evicts it and the survivor takes over its tasks (and the coordinator)
-    await("rows written by the survivor", oracle::rowCount, 3000, CONVERGE);
-    zombie.thaw();
-    events.send(name, 4, 3000, 4000);
-    await("rows after the zombie came back", oracle::rowCount, 4000, CONVERGE);
-    Thread.sleep(3 * INTERVAL_MS);
-    assertThat(oracle.rowCount()).as("rows once the zombie had time to act").isEqualTo(4000);
-    oracle.assertExactlyOnce(admin, "connect-" + name, name, 4000);
+    ConnectWorker survivor = other(host);
+    LogFile hostLog = host.logFile();
+    LogFile survivorLog = survivor.logFile();
+    try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
+      hostLog.await(COMMITTED, 0, CONVERGE);
+      RestCatalogServer.HeldRequest commit =
+          applied
+              ? rest.holdApplied(RestCatalogServer.TRANSACTION_COMMIT)
+              : rest.holdUnapplied(RestCatalogServer.TRANSACTION_COMMIT);
+      commit.awaitHeld(CONVERGE);
+      long killedAt = survivorLog.mark();
+      host.kill();
+      commit.release();
+      // the survivor runs the coordinator now, and commits what it finds pending
+      survivorLog.await(COMMITTED, killedAt, CONVERGE);
+      if (applied) {
+        survivorLog.await(ALREADY_COMMITTED, killedAt, CONVERGE);
+      }
+      long sent = producer.stop();
+      await("rows after the coordinator's worker was killed", oracle::rowCount, sent, CONVERGE);
+      oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
+      assertNoCycleTwiceInATable(name);
+    } finally {
+      rest.clearFaults();
+      restart(host);
+    }
     survivor.rest().deleteConnector(name);
+  }
+
+  @Test
+  void aWorkerFrozenPastItsSessionTimeoutWhileACycleIsPendingIsFencedAndLosesNothing()
+      throws Exception {
+    frozenPastItsSessionTimeout("zombiew", false);
+  }
+
+  @Test
+  void theCoordinatorsWorkerFrozenPastItsSessionTimeoutInsideACommitIsFencedAndLosesNothing()
+      throws Exception {
+    frozenPastItsSessionTimeout("zombie", true);
+  }
+
+  /**
+   * Records flow at a steady rate into a 4-task connector on both workers. While the catalog holds
+   * a cycle's commit (applied, its answer pending), one worker is frozen (SIGSTOP): the one running
+   * the coordinator, or the other one. It stays frozen past its session timeout, so the other
+   * worker starts its tasks (and the coordinator), which answer the next cycle under the same task
+   * ids, and that cycle is committed. Then the frozen worker is thawed: it still holds its old
+   * tasks, and the first cycle it reads is that committed one. It must be fenced without changing
+   * anything the tables hold.
+   */
+  private void frozenPastItsSessionTimeout(String name, boolean coordinatorHost) throws Exception {
+    broker.createTopic(name, 4);
+    worker1.rest().putConnector(name, connector(name, name, 4));
+    worker1.rest().awaitRunning(name, 4, Duration.ofSeconds(60));
+    awaitTasksOnBothWorkers(name);
+    TableOracle oracle = oracle(name);
+    ConnectWorker host = coordinatorHost(name);
+    ConnectWorker zombie = coordinatorHost ? host : other(host);
+    ConnectWorker survivor = other(zombie);
+    List<String> zombieTasks = tasksOn(name, zombie);
+    LogFile zombieLog = zombie.logFile();
+    LogFile survivorLog = survivor.logFile();
+    try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
+      host.logFile().await(COMMITTED, 0, CONVERGE);
+      // no cycle starts while the commit is held: the zombie answered every cycle it will miss
+      RestCatalogServer.HeldRequest commit = rest.holdApplied(RestCatalogServer.TRANSACTION_COMMIT);
+      commit.awaitHeld(CONVERGE);
+      long frozenAt = survivorLog.mark();
+      zombie.freeze();
+      for (String task : zombieTasks) {
+        survivorLog.await(workerStarted(task), frozenAt, Duration.ofSeconds(90));
+      }
+      commit.release();
+      // the new instances answer the next cycle, and it is committed
+      for (String task : zombieTasks) {
+        survivorLog.await(answered(task), frozenAt, CONVERGE);
+      }
+      survivorLog.await(COMMITTED, survivorLog.mark(), CONVERGE);
+      long thawedAt = zombieLog.mark();
+      zombie.thaw();
+      // the zombie tried to hand over what it held, and was refused
+      zombieLog.await(FENCED, thawedAt, Duration.ofSeconds(60));
+      long sent = producer.stop();
+      await("rows after the zombie came back", oracle::rowCount, sent, CONVERGE);
+      oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
+      assertNoCycleTwiceInATable(name);
+    } finally {
+      zombie.thaw();
+      rest.clearFaults();
+    }
+    survivor.rest().deleteConnector(name);
+  }
+
+  private static Pattern workerStarted(String task) {
+    return Pattern.compile("Worker of task " + Pattern.quote(task) + " started");
+  }
+
+  private static Pattern answered(String task) {
+    return Pattern.compile("Task " + Pattern.quote(task) + " answered cycle");
+  }
+
+  /** The task ids ({@code <connector>-<n>}) of the connector's tasks on {@code worker}. */
+  private List<String> tasksOn(String name, ConnectWorker worker) throws Exception {
+    List<String> tasks = new ArrayList<>();
+    for (JsonNode task : worker1.rest().status(name).path("tasks")) {
+      if (task.path("worker_id").asText().endsWith(":" + worker.restPort())) {
+        tasks.add(name + "-" + task.path("id").asText());
+      }
+    }
+    assertThat(tasks).as("tasks of %s on %s", name, worker.rest().baseUrl()).isNotEmpty();
+    return tasks;
+  }
+
+  private ConnectWorker other(ConnectWorker worker) {
+    return worker == worker1 ? worker2 : worker1;
+  }
+
+  /** Every snapshot of the connector's tables names its cycle, and no cycle is in a table twice. */
+  private void assertNoCycleTwiceInATable(String name) {
+    for (String table : List.of(name + "_a", name + "_b")) {
+      assertThat(commitIds(table))
+          .as("cycles of table %s", table)
+          .doesNotContainNull()
+          .doesNotHaveDuplicates();
+    }
   }
 
   /** Waits until the connector's tasks are spread over both workers. */
@@ -301,24 +393,67 @@ class ExactlyOnceIT {
     worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
     TableOracle oracle = oracle(name);
     events.send(name, 4, 0, 1000);
-    await("rows before the fault", oracle::rowCount, 1000, CONVERGE);
+    await("rows before the faults", oracle::rowCount, 1000, CONVERGE);
+    LogFile coordinatorLog = coordinatorHost(name).logFile();
     TableIdentifier a = TableIdentifier.of("db", name + "_a");
     long snapshotsOfA = snapshotCount(a);
 
     // table b cannot be loaded or committed: the cycle's part for table a must wait for it
+    long mark = coordinatorLog.mark();
     rest.failRequestsEndingWith("/tables/" + name + "_b");
     try {
       events.send(name, 4, 1000, 2000);
-      Thread.sleep(4 * INTERVAL_MS);
+      String cycle = coordinatorLog.await(COMMIT_FAILED, mark, CONVERGE).group(1);
+      // the retries fail too, and each leaves table a alone
+      coordinatorLog.await(commitFailedAgain(cycle), mark, CONVERGE);
       assertThat(snapshotCount(a))
           .as("snapshots of table a while table b cannot be committed")
           .isEqualTo(snapshotsOfA);
     } finally {
       rest.clearFaults();
     }
-    await("rows after the fault", oracle::rowCount, 2000, CONVERGE);
+    await("rows after the first fault", oracle::rowCount, 2000, CONVERGE);
     oracle.assertExactlyOnce(admin, "connect-" + name, name, 2000);
+
+    // the multi-table commit fails before the catalog applies it: the retry commits it
+    int failures = rest.injectedFailures();
+    mark = coordinatorLog.mark();
+    rest.failBeforeApplying(RestCatalogServer.TRANSACTION_COMMIT, 1);
+    events.send(name, 4, 2000, 3000);
+    String unapplied = coordinatorLog.await(COMMIT_FAILED, mark, CONVERGE).group(1);
+    await("rows after a commit failed unapplied", oracle::rowCount, 3000, CONVERGE);
+    assertThat(rest.injectedFailures()).as("commits failed unapplied").isEqualTo(failures + 1);
+    assertCycleInBothTablesOnce(name, unapplied);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 3000);
+
+    // the commit lands, but the coordinator gets a 500: it must look, find it, and not commit
+    // the cycle again
+    mark = coordinatorLog.mark();
+    rest.failAfterApplying(RestCatalogServer.TRANSACTION_COMMIT, 1);
+    events.send(name, 4, 3000, 4000);
+    String ambiguous = coordinatorLog.await(COMMIT_FAILED, mark, CONVERGE).group(1);
+    coordinatorLog.await(ALREADY_COMMITTED, mark, CONVERGE);
+    await("rows after an ambiguous commit", oracle::rowCount, 4000, CONVERGE);
+    assertThat(rest.injectedFailures()).as("commits failed once applied").isEqualTo(failures + 2);
+    assertCycleInBothTablesOnce(name, ambiguous);
+    assertNoCycleTwiceInATable(name);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 4000);
     worker1.rest().deleteConnector(name);
+  }
+
+  private static Pattern commitFailedAgain(String cycle) {
+    return Pattern.compile(
+        "Commit " + Pattern.quote(cycle) + " of tables .* failed.*retrying in [1-9][0-9]{3,} ms");
+  }
+
+  /** {@code cycle} went into both tables of the connector, once each. */
+  private void assertCycleInBothTablesOnce(String name, String cycle) {
+    for (String table : List.of(name + "_a", name + "_b")) {
+      assertThat(commitIds(table))
+          .as("snapshots of cycle %s in table %s", cycle, table)
+          .filteredOn(cycle::equals)
+          .hasSize(1);
+    }
   }
 
   private long snapshotCount(TableIdentifier table) {

@@ -1,0 +1,92 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A child process's log, read while it grows: tests wait for what a process logs (a cycle started,
+ * a task answered, a worker fenced) instead of sleeping. A {@link #mark()} is a position in the
+ * file; searches start at a mark, so they only see what was logged after it.
+ */
+public final class LogFile {
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final Path path;
+
+  public LogFile(Path path) {
+    this.path = path;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** The log's current length: searches from here see only what is logged from now on. */
+  public long mark() {
+    try {
+      return Files.exists(path) ? Files.size(path) : 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the size of " + path, e);
+    }
+  }
+
+  /** The matches of {@code pattern} in the lines logged since {@code from}, in order. */
+  public List<Matcher> matches(Pattern pattern, long from) {
+    List<Matcher> matches = new ArrayList<>();
+    for (String line : linesSince(from)) {
+      Matcher matcher = pattern.matcher(line);
+      if (matcher.find()) {
+        matches.add(matcher);
+      }
+    }
+    return matches;
+  }
+
+  /**
+   * Waits until a line logged since {@code from} matches {@code pattern}, and returns the first
+   * match; fails with the log's location after {@code timeout}.
+   */
+  public Matcher await(Pattern pattern, long from, Duration timeout) {
+    Instant deadline = Instant.now().plus(timeout);
+    while (true) {
+      List<Matcher> found = matches(pattern, from);
+      if (!found.isEmpty()) {
+        return found.get(0);
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError(
+            "No line matching '" + pattern + "' in " + path + " within " + timeout);
+      }
+      Ports.sleep(POLL);
+    }
+  }
+
+  private List<String> linesSince(long from) {
+    if (!Files.exists(path)) {
+      return List.of();
+    }
+    try (InputStream in = Files.newInputStream(path)) {
+      in.skipNBytes(Math.min(from, Files.size(path)));
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      int end = text.lastIndexOf('\n');
+      // a line still being written is left for the next read
+      return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + path, e);
+    }
+  }
+}
