@@ -15,6 +15,7 @@ import io.floe.it.stack.RestCatalogServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +28,10 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,6 +81,7 @@ class ExactlyOnceIT {
         PluginInstall.pluginPath(),
         new ConnectWorker.Options()
             .groupId("eos")
+            .workerProperty("connector.client.config.override.policy", "All")
             .workerProperty("consumer.session.timeout.ms", "10000")
             .workerProperty("consumer.heartbeat.interval.ms", "1000"));
   }
@@ -216,6 +222,75 @@ class ExactlyOnceIT {
   }
 
   @Test
+  void aPartitionRevokedMidCycleByACooperativeRebalanceLosesAndDuplicatesNothing()
+      throws Exception {
+    String name = "coop";
+    broker.createTopic(name, 4);
+    Map<String, String> config = connector(name, name, 2);
+    config.put(
+        "consumer.override.partition.assignment.strategy",
+        CooperativeStickyAssignor.class.getName());
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    Pattern oneRevoked =
+        Pattern.compile(
+            "clientId=connector-consumer-"
+                + name
+                + "-\\d+, groupId=connect-"
+                + name
+                + "\\] Revoke previously assigned partitions \\["
+                + name
+                + "-\\d\\]");
+    try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
+      LogFile hostLog = coordinatorHost(name).logFile();
+      long joinedAt = worker1.logFile().mark();
+      long joinedAt2 = worker2.logFile().mark();
+      // another member joins the group: the cooperative assignor takes one partition from a task,
+      // which keeps its other one, whose rows share data files with the revoked one's
+      try (KafkaConsumer<byte[], byte[]> member = visitingMember(name)) {
+        member.subscribe(List.of(name));
+        Instant deadline = Instant.now().plus(CONVERGE);
+        while (member.assignment().isEmpty() && Instant.now().isBefore(deadline)) {
+          member.poll(Duration.ofMillis(100));
+        }
+        assertThat(member.assignment()).as("partitions of the visiting member").hasSize(1);
+        assertThat(
+                worker1.logFile().matches(oneRevoked, joinedAt).size()
+                    + worker2.logFile().matches(oneRevoked, joinedAt2).size())
+            .as("tasks that gave up one partition and kept the other")
+            .isEqualTo(1);
+        // the tasks go on committing without it
+        hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
+      }
+      // it leaves: the partition goes back to a task, which reads it from its committed offset
+      hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
+      long sent = producer.stop();
+      await("rows after the cooperative rebalances", oracle::rowCount, sent, CONVERGE);
+      oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
+      assertNoCycleTwiceInATable(name);
+    }
+    worker1.rest().deleteConnector(name);
+  }
+
+  /**
+   * A plain consumer in the connector's group, with the cooperative assignor, that never commits:
+   * it only takes partitions away from the tasks while it is a member.
+   */
+  private KafkaConsumer<byte[], byte[]> visitingMember(String name) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "connect-" + name);
+    props.put(ConsumerConfig.CLIENT_ID_CONFIG, "visiting-member-" + name);
+    props.put(
+        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+        CooperativeStickyAssignor.class.getName());
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  @Test
   void killingTheCoordinatorsWorkerInsideATableCommitLosesAndDuplicatesNothing() throws Exception {
     killTheCoordinatorsWorkerInsideACommit("coordkill", false);
   }
@@ -240,12 +315,10 @@ class ExactlyOnceIT {
     worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
     awaitTasksOnBothWorkers(name);
     TableOracle oracle = oracle(name);
-    ConnectWorker host = coordinatorHost(name);
-    ConnectWorker survivor = other(host);
-    LogFile hostLog = host.logFile();
-    LogFile survivorLog = survivor.logFile();
     try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
-      hostLog.await(COMMITTED, 0, CONVERGE);
+      ConnectWorker host = coordinatorHost(name);
+      ConnectWorker survivor = other(host);
+      LogFile survivorLog = survivor.logFile();
       RestCatalogServer.HeldRequest commit =
           applied
               ? rest.holdApplied(RestCatalogServer.TRANSACTION_COMMIT)
@@ -254,20 +327,23 @@ class ExactlyOnceIT {
       long killedAt = survivorLog.mark();
       host.kill();
       commit.release();
-      // the survivor runs the coordinator now, and commits what it finds pending
-      survivorLog.await(COMMITTED, killedAt, CONVERGE);
-      if (applied) {
-        survivorLog.await(ALREADY_COMMITTED, killedAt, CONVERGE);
+      try {
+        // the survivor runs the coordinator now, and commits what it finds pending
+        survivorLog.await(COMMITTED, killedAt, CONVERGE);
+        if (applied) {
+          survivorLog.await(ALREADY_COMMITTED, killedAt, CONVERGE);
+        }
+        long sent = producer.stop();
+        await("rows after the coordinator's worker was killed", oracle::rowCount, sent, CONVERGE);
+        oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
+        assertNoCycleTwiceInATable(name);
+        survivor.rest().deleteConnector(name);
+      } finally {
+        restart(host);
       }
-      long sent = producer.stop();
-      await("rows after the coordinator's worker was killed", oracle::rowCount, sent, CONVERGE);
-      oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
-      assertNoCycleTwiceInATable(name);
     } finally {
       rest.clearFaults();
-      restart(host);
     }
-    survivor.rest().deleteConnector(name);
   }
 
   @Test
@@ -284,12 +360,13 @@ class ExactlyOnceIT {
 
   /**
    * Records flow at a steady rate into a 4-task connector on both workers. While the catalog holds
-   * a cycle's commit (applied, its answer pending), one worker is frozen (SIGSTOP): the one running
-   * the coordinator, or the other one. It stays frozen past its session timeout, so the other
-   * worker starts its tasks (and the coordinator), which answer the next cycle under the same task
-   * ids, and that cycle is committed. Then the frozen worker is thawed: it still holds its old
-   * tasks, and the first cycle it reads is that committed one. It must be fenced without changing
-   * anything the tables hold.
+   * a cycle's commit (applied, its answer pending), so that no cycle starts, one worker is frozen
+   * (SIGSTOP): the one running the coordinator, or the other one. It stays frozen past its session
+   * timeout, so the other worker starts its tasks (and the coordinator). Once they own the frozen
+   * worker's partitions, the commit is released: they answer the next cycle under the same task ids
+   * and it is committed. Then the frozen worker is thawed: it still holds its old tasks, and the
+   * first cycle it reads is that committed one. It must be fenced without changing anything the
+   * tables hold.
    */
   private void frozenPastItsSessionTimeout(String name, boolean coordinatorHost) throws Exception {
     broker.createTopic(name, 4);
@@ -297,41 +374,71 @@ class ExactlyOnceIT {
     worker1.rest().awaitRunning(name, 4, Duration.ofSeconds(60));
     awaitTasksOnBothWorkers(name);
     TableOracle oracle = oracle(name);
-    ConnectWorker host = coordinatorHost(name);
-    ConnectWorker zombie = coordinatorHost ? host : other(host);
-    ConnectWorker survivor = other(zombie);
-    List<String> zombieTasks = tasksOn(name, zombie);
-    LogFile zombieLog = zombie.logFile();
-    LogFile survivorLog = survivor.logFile();
     try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
-      host.logFile().await(COMMITTED, 0, CONVERGE);
-      // no cycle starts while the commit is held: the zombie answered every cycle it will miss
+      ConnectWorker host = coordinatorHost(name);
+      ConnectWorker zombie = coordinatorHost ? host : other(host);
+      ConnectWorker survivor = other(zombie);
+      List<String> zombieTasks = tasksOn(name, zombie);
+      LogFile zombieLog = zombie.logFile();
+      LogFile survivorLog = survivor.logFile();
       RestCatalogServer.HeldRequest commit = rest.holdApplied(RestCatalogServer.TRANSACTION_COMMIT);
       commit.awaitHeld(CONVERGE);
       long frozenAt = survivorLog.mark();
       zombie.freeze();
-      for (String task : zombieTasks) {
-        survivorLog.await(workerStarted(task), frozenAt, Duration.ofSeconds(90));
-      }
-      commit.release();
-      // the new instances answer the next cycle, and it is committed
-      for (String task : zombieTasks) {
-        survivorLog.await(answered(task), frozenAt, CONVERGE);
-      }
-      survivorLog.await(COMMITTED, survivorLog.mark(), CONVERGE);
       long thawedAt = zombieLog.mark();
-      zombie.thaw();
+      try {
+        for (String task : zombieTasks) {
+          survivorLog.await(workerStarted(task), frozenAt, Duration.ofSeconds(90));
+        }
+        awaitEveryPartitionOwned(name, 4);
+        long releasedAt = survivorLog.mark();
+        commit.release();
+        // the new instances answer the next cycle, and it is committed
+        for (String task : zombieTasks) {
+          survivorLog.await(answeredWithData(task), releasedAt, CONVERGE);
+        }
+        survivorLog.await(COMMITTED, survivorLog.mark(), CONVERGE);
+      } finally {
+        zombie.thaw();
+      }
       // the zombie tried to hand over what it held, and was refused
       zombieLog.await(FENCED, thawedAt, Duration.ofSeconds(60));
       long sent = producer.stop();
       await("rows after the zombie came back", oracle::rowCount, sent, CONVERGE);
       oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
       assertNoCycleTwiceInATable(name);
+      survivor.rest().deleteConnector(name);
     } finally {
-      zombie.thaw();
       rest.clearFaults();
     }
-    survivor.rest().deleteConnector(name);
+  }
+
+  private static Pattern answeredWithData(String task) {
+    return Pattern.compile("Task " + Pattern.quote(task) + " answered cycle \\S+: \\d+ manifests");
+  }
+
+  /**
+   * Waits until the connector's consumer group is stable with {@code members} owning a partition.
+   */
+  private void awaitEveryPartitionOwned(String name, int members) throws Exception {
+    Instant deadline = Instant.now().plus(CONVERGE);
+    String seen = "";
+    while (Instant.now().isBefore(deadline)) {
+      var group =
+          admin
+              .describeConsumerGroups(List.of("connect-" + name))
+              .all()
+              .get(30, java.util.concurrent.TimeUnit.SECONDS)
+              .get("connect-" + name);
+      seen = group.groupState() + " " + group.members();
+      if (group.groupState() == org.apache.kafka.common.GroupState.STABLE
+          && group.members().size() == members
+          && group.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty())) {
+        return;
+      }
+      sleep(250);
+    }
+    throw new AssertionError("Group connect-" + name + " not spread over " + members + ": " + seen);
   }
 
   private static Pattern workerStarted(String task) {
@@ -522,33 +629,29 @@ class ExactlyOnceIT {
     worker1.rest().deleteConnector(name);
   }
 
-  /** The worker whose task owns partition 0 of {@code topic}, where the coordinator runs. */
-  private ConnectWorker coordinatorHost(String name) throws Exception {
-    var groups =
-        admin
-            .describeConsumerGroups(List.of("connect-" + name))
-            .all()
-            .get(30, java.util.concurrent.TimeUnit.SECONDS);
-    String owner = null;
-    for (var member : groups.get("connect-" + name).members()) {
-      if (member
-          .assignment()
-          .topicPartitions()
-          .contains(new org.apache.kafka.common.TopicPartition(name, 0))) {
-        owner = member.clientId();
+  /**
+   * The worker running the connector's coordinator: the one whose log shows the latest commit of
+   * the connector's tables (waiting for a first one).
+   */
+  private ConnectWorker coordinatorHost(String name) {
+    Pattern committed =
+        Pattern.compile("^\\[([^\\]]+)\\] INFO Committed table db\\." + Pattern.quote(name) + "_");
+    Instant deadline = Instant.now().plus(CONVERGE);
+    while (Instant.now().isBefore(deadline)) {
+      String last1 = lastMatch(worker1, committed);
+      String last2 = lastMatch(worker2, committed);
+      if (last1 != null || last2 != null) {
+        return last2 == null || (last1 != null && last1.compareTo(last2) > 0) ? worker1 : worker2;
       }
+      sleep(100);
     }
-    assertThat(owner).as("owner of partition 0").isNotNull();
-    // Connect names its sink consumers connector-consumer-<name>-<task>
-    String task = owner.substring(owner.lastIndexOf('-') + 1);
-    String workerId = null;
-    for (var status : worker1.rest().status(name).path("tasks")) {
-      if (status.path("id").asText().equals(task)) {
-        workerId = status.path("worker_id").asText();
-      }
-    }
-    assertThat(workerId).as("worker of task %s", task).isNotNull();
-    return workerId.endsWith(":" + worker1.restPort()) ? worker1 : worker2;
+    throw new AssertionError("No commit of " + name + " within " + CONVERGE);
+  }
+
+  /** The timestamp of the last line of {@code worker}'s log matching {@code pattern}, or null. */
+  private static String lastMatch(ConnectWorker worker, Pattern pattern) {
+    List<java.util.regex.Matcher> matches = worker.logFile().matches(pattern, 0);
+    return matches.isEmpty() ? null : matches.get(matches.size() - 1).group(1);
   }
 
   private void restart(ConnectWorker dead) {
