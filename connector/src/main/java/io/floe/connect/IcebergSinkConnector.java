@@ -6,12 +6,12 @@ package io.floe.connect;
 
 import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.SourceConsumer;
 import io.floe.connect.config.SourceIsolation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
@@ -34,9 +34,10 @@ public class IcebergSinkConnector extends SinkConnector {
   @Override
   public void start(Map<String, String> props) {
     FloeSinkConfig config = new FloeSinkConfig(props);
-    Optional<String> isolation = SourceIsolation.problem(props);
-    if (isolation.isPresent()) {
-      throw new ConnectException(SourceIsolation.KEY + ": " + isolation.get());
+    Map<String, String> problems = SourceConsumer.problems(props);
+    if (!problems.isEmpty()) {
+      Map.Entry<String, String> first = problems.entrySet().iterator().next();
+      throw new ConnectException(first.getKey() + ": " + first.getValue());
     }
     if (!SourceIsolation.setInConnector(props)) {
       LOG.warn(SourceIsolation.unsetWarning());

@@ -63,12 +63,7 @@ public class IcebergSinkTask extends SinkTask {
             config,
             new TableProvider(catalog, config),
             new WriterPool(
-                new WriterPoolOptions(
-                    config.writerMemoryBudgetBytes(),
-                    config.writerMaxOpenFiles(),
-                    !config.writerFilePerSourcePartition()),
-                config.writeProperties(),
-                config.taskIndex()),
+                WriterPoolOptions.of(config), config.writeProperties(), config.taskIndex()),
             config.convertOptions(),
             outcomes);
     MetricsRegistry registry = MetricsRegistry.forTask(config.connectorName(), context);

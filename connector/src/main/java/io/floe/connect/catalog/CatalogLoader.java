@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,11 +52,7 @@ public final class CatalogLoader {
   }
 
   public Catalog load(FloeSinkConfig config) {
-    Map<String, String> props = new HashMap<>(config.catalogProperties());
-    config
-        .catalogType()
-        .ifPresent(type -> props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type.icebergName()));
-    config.catalogImpl().ifPresent(impl -> props.put(CatalogProperties.CATALOG_IMPL, impl));
+    Map<String, String> props = properties(config);
     String description =
         config.catalogImpl().orElseGet(() -> config.catalogType().map(Enum::name).orElse("?"));
 
@@ -87,6 +84,33 @@ public final class CatalogLoader {
         backoff = min(backoff.multipliedBy(2), retry.maxBackoff());
       }
     }
+  }
+
+  /**
+   * Timeouts of the REST catalog's HTTP client, unless {@code iceberg.catalog.*} sets them: without
+   * them a request to a server that stopped answering waits forever, and the coordinator with it. A
+   * commit whose answer times out is an unknown outcome, which the coordinator checks before it
+   * tries again.
+   */
+  static final Map<String, String> REST_CLIENT_DEFAULTS =
+      Map.of(
+          "rest.client.connection-timeout-ms", "10000",
+          "rest.client.socket-timeout-ms", "60000");
+
+  /** The catalog's properties: {@code iceberg.catalog.*}, its type or class, and defaults. */
+  static Map<String, String> properties(FloeSinkConfig config) {
+    Map<String, String> props = new HashMap<>(config.catalogProperties());
+    config
+        .catalogType()
+        .ifPresent(type -> props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type.icebergName()));
+    config.catalogImpl().ifPresent(impl -> props.put(CatalogProperties.CATALOG_IMPL, impl));
+    boolean rest =
+        CatalogUtil.ICEBERG_CATALOG_TYPE_REST.equals(props.get(CatalogUtil.ICEBERG_CATALOG_TYPE))
+            || RESTCatalog.class.getName().equals(props.get(CatalogProperties.CATALOG_IMPL));
+    if (rest) {
+      REST_CLIENT_DEFAULTS.forEach(props::putIfAbsent);
+    }
+    return props;
   }
 
   private static Catalog build(String name, Map<String, String> props) {

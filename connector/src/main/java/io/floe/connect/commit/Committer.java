@@ -79,7 +79,12 @@ public final class Committer implements AutoCloseable {
 
   /** Task thread, in {@code start}: finds or creates the control topic and starts the worker. */
   public void start(SinkWriter writer, Runnable awaitReported, TaskMetrics taskMetrics) {
-    config.kafkaBootstrapServers();
+    String bootstrap = config.kafkaBootstrapServers();
+    LOG.info(
+        "Task {} connects its control clients to {} (from {})",
+        settings.taskId(),
+        bootstrap,
+        config.kafkaBootstrapSource());
     Supplier<ConsumerGroupMetadata> group = ConnectConsumerAccess.groupMetadata(context);
     groupId = group.get().groupId();
     admin = clients.admin("floe-admin-" + settings.taskId());

@@ -21,6 +21,8 @@ import java.util.List;
  * @param bufferBytes pending bytes at which a worker asks for an early cycle
  * @param secrets the connector's secret values, masked in what the control threads log and throw
  * @param tables the configured (static) tables, whose metrics the coordinator restores at start
+ * @param maxSilentCycles consecutive cycles without an answer for a partition that fail the
+ *     coordinator (0: never)
  */
 public record ControlSettings(
     String connectorName,
@@ -31,7 +33,32 @@ public record ControlSettings(
     Duration retryTimeout,
     long bufferBytes,
     Secrets secrets,
-    List<String> tables) {
+    List<String> tables,
+    int maxSilentCycles) {
+
+  /** Settings with the default number of silent cycles. */
+  public ControlSettings(
+      String connectorName,
+      int taskIndex,
+      String transactionalIdPrefix,
+      Duration commitInterval,
+      Duration commitTimeout,
+      Duration retryTimeout,
+      long bufferBytes,
+      Secrets secrets,
+      List<String> tables) {
+    this(
+        connectorName,
+        taskIndex,
+        transactionalIdPrefix,
+        commitInterval,
+        commitTimeout,
+        retryTimeout,
+        bufferBytes,
+        secrets,
+        tables,
+        FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES_DEFAULT);
+  }
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
@@ -43,7 +70,8 @@ public record ControlSettings(
         config.commitRetryTimeout(),
         config.commitBufferBytes(),
         config.secrets(),
-        List.copyOf(config.tables()));
+        List.copyOf(config.tables()),
+        config.commitMaxSilentCycles());
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

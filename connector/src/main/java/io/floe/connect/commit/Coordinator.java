@@ -74,6 +74,8 @@ public final class Coordinator implements AutoCloseable {
   private final Clock clock;
   private final EventCodec codec = new EventCodec();
   private final CycleTracker tracker;
+  private final SilentPartitions silence;
+  private boolean partitionsKnown;
   private final TableCommitter committer;
   private final CoordinatorMetrics metrics;
   private final List<PendingEvent> pending = new ArrayList<>();
@@ -110,6 +112,8 @@ public final class Coordinator implements AutoCloseable {
     this.clock = clock;
     this.metrics = metrics;
     this.tracker = new CycleTracker(settings.commitInterval(), settings.commitTimeout(), clock);
+    this.silence =
+        new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
     this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic);
     this.thread = new Thread(this::run, "floe-coordinator-" + settings.connectorName());
     this.thread.setDaemon(true);
@@ -301,6 +305,10 @@ public final class Coordinator implements AutoCloseable {
       pending.add(new PendingEvent(record.partition(), record.offset(), written));
     } else if (event instanceof DataComplete complete) {
       tracker.answered(complete.commitId(), complete.assignments());
+      silence.heard(
+          complete.assignments().stream()
+              .map(p -> new TopicPartition(p.topic(), p.partition()))
+              .toList());
     } else if (event instanceof io.floe.connect.control.CommitRequest) {
       tracker.requestEarly();
     }
@@ -335,11 +343,37 @@ public final class Coordinator implements AutoCloseable {
                 tracker.sourceOffsets(),
                 tracker.validThroughMs(),
                 timedOut);
+        checkNotSilent();
         tracker.finish();
         commit(cycle);
       }
     } else if (tracker.startDue()) {
       startCycle();
+    }
+  }
+
+  /**
+   * Fails when a partition has gone without an answer for too long: nothing of it is committed, and
+   * the connector must not look healthy meanwhile (R4).
+   */
+  private void checkNotSilent() {
+    if (!partitionsKnown) {
+      return;
+    }
+    Set<TopicPartition> silent = silence.cycleEnded(tracker.expected(), clock.millis());
+    if (!silent.isEmpty()) {
+      throw new ConnectException(
+          "No task has answered for source partitions "
+              + silent
+              + " in "
+              + settings.maxSilentCycles()
+              + " consecutive commit cycles (and at least "
+              + settings.retryTimeout().toMillis()
+              + " ms): nothing of them is committed. Check the status and logs of the tasks that"
+              + " own them (a failed or stuck task, or a task that cannot hand its files over);"
+              + " see "
+              + io.floe.connect.config.FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES
+              + ".");
     }
   }
 
@@ -356,8 +390,10 @@ public final class Coordinator implements AutoCloseable {
   private void startCycle() {
     UUID commitId = UUID.randomUUID();
     Set<TopicPartition> expected;
+    partitionsKnown = false;
     try {
       expected = sourcePartitions.get();
+      partitionsKnown = true;
     } catch (RuntimeException e) {
       LOG.warn(
           "Cannot list the source partitions ({}); the cycle runs to its timeout",

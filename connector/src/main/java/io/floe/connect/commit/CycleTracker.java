@@ -111,6 +111,11 @@ final class CycleTracker {
     return workersAnswered;
   }
 
+  /** The partitions the current cycle waits for. */
+  Set<TopicPartition> expected() {
+    return expected;
+  }
+
   int expectedCount() {
     return expected.size();
   }

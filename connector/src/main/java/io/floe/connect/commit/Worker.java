@@ -91,6 +91,7 @@ public final class Worker implements AutoCloseable {
   private volatile boolean running = true;
   private volatile RuntimeException failure;
   private volatile boolean earlyRequested;
+  private Uncertain uncertain;
   private long bytesAtLastRequest;
   private long firstFailureMs = -1;
   private boolean filesFailing;
@@ -231,7 +232,9 @@ public final class Worker implements AutoCloseable {
           metrics.writers(writer.counts());
         }
       } else {
-        // the batch may lie after the rewind point: drop it, it will be delivered again
+        // the batch may lie after the rewind point: drop it, and read every partition of it again
+        // from its first offset in it, unless the failed hand-over rewinds it further back
+        earliest(rewind, dropped(records));
         LOG.info("Task {} rewinds {} after a failed hand-over", settings.taskId(), rewind);
       }
       long pending = writer.bufferedBytes();
@@ -243,6 +246,27 @@ public final class Worker implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Where the partitions of a dropped batch are read again: each at its first offset in the batch
+   * (the caller keeps an earlier rewind it already has for the partition).
+   */
+  private Map<TopicPartition, Long> dropped(Collection<SinkRecord> records) {
+    Map<TopicPartition, Long> first = new HashMap<>();
+    for (SinkRecord record : records) {
+      first.merge(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          record.originalKafkaOffset(),
+          Math::min);
+    }
+    first.keySet().retainAll(assigned);
+    return first;
+  }
+
+  /** Adds {@code more} to {@code rewind}, keeping the earlier offset of a partition in both. */
+  private static void earliest(Map<TopicPartition, Long> rewind, Map<TopicPartition, Long> more) {
+    more.forEach((partition, offset) -> rewind.merge(partition, offset, Math::min));
   }
 
   private Map<TopicPartition, Long> takeRewinds() {
@@ -275,6 +299,9 @@ public final class Worker implements AutoCloseable {
    */
   boolean turn() {
     try {
+      if (uncertain != null && !settleUncertain()) {
+        return true;
+      }
       for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
         handle(record);
       }
@@ -348,6 +375,10 @@ public final class Worker implements AutoCloseable {
       }
       try {
         send(commitId, written, offsets, handOver.positions());
+      } catch (UnknownOutcome e) {
+        uncertain(
+            new Uncertain("its hand-over of cycle " + commitId, !written.isEmpty(), started), e);
+        return;
       } catch (ProducerFencedException | InvalidProducerEpochException e) {
         throw new ConnectException(
             "Worker of task "
@@ -441,13 +472,7 @@ public final class Worker implements AutoCloseable {
   private Map<TopicPartition, Long> writeFailed(
       Collection<SinkRecord> records, WriteFailedException e) {
     Map<TopicPartition, Long> rewind = new HashMap<>(writer.reset());
-    for (SinkRecord record : records) {
-      rewind.merge(
-          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
-          record.originalKafkaOffset(),
-          Math::min);
-    }
-    rewind.keySet().retainAll(assigned);
+    earliest(rewind, dropped(records));
     filesFailing = true;
     checkRetryBudget("write its data", e);
     long pause = writeBackoffMs;
@@ -498,8 +523,11 @@ public final class Worker implements AutoCloseable {
   private List<DataWritten> manifests(UUID commitId, HandOver handOver) {
     List<DataWritten> events = new ArrayList<>();
     int n = 0;
+    // a fresh id per hand-over: another instance of this task (a zombie, or a replacement) may
+    // answer the same cycle, and must never write over this hand-over's manifests
+    UUID handOverId = UUID.randomUUID();
     for (TableFiles files : handOver.tables()) {
-      String prefix = "floe-" + commitId + "-" + settings.taskId() + "-" + n++;
+      String prefix = "floe-" + commitId + "-" + settings.taskId() + "-" + handOverId + "-" + n++;
       for (Manifests.Written manifest : Manifests.write(files, prefix)) {
         events.add(
             DataWritten.of(
@@ -556,7 +584,108 @@ public final class Worker implements AutoCloseable {
               commit.put(partition, new OffsetAndMetadata(position.nextOffset())));
       producer.sendOffsetsToTransaction(commit, group);
     }
-    producer.commitTransaction();
+    commitTransaction();
+  }
+
+  /**
+   * Commits the open transaction.
+   *
+   * @throws UnknownOutcome when the commit timed out: the transaction may have committed
+   */
+  private void commitTransaction() {
+    try {
+      producer.commitTransaction();
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      throw new UnknownOutcome(e);
+    }
+  }
+
+  /**
+   * Asks Kafka again to commit a transaction whose commit timed out. Its outcome is unknown: it may
+   * have committed, so its data is never read again (that could write it twice) and nothing else is
+   * handed over until it is settled. A commit that times out again is asked again on the next turn,
+   * for up to the retry timeout; any other answer leaves the outcome unknown and fails the task: a
+   * restart resumes from the offsets Kafka holds for the group, which include the hand-over if and
+   * only if it was committed.
+   *
+   * @return whether it is settled (committed)
+   */
+  private boolean settleUncertain() {
+    Uncertain pending = uncertain;
+    try {
+      producer.commitTransaction();
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      if (clock.millis() - pending.sinceMs() > settings.retryTimeout().toMillis()) {
+        throw unsettled(pending, e);
+      }
+      return false;
+    } catch (ProducerFencedException | InvalidProducerEpochException e) {
+      throw new ConnectException(
+          "Worker of task "
+              + settings.taskId()
+              + " was fenced while it asked whether "
+              + pending.what()
+              + " was committed: another instance of this task took over and reads on from the"
+              + " offsets Kafka holds, which include that hand-over if and only if it was"
+              + " committed.",
+          e);
+    } catch (KafkaException | IllegalStateException e) {
+      throw unsettled(pending, e);
+    }
+    uncertain = null;
+    lock.lock();
+    try {
+      handedOver(pending.withFiles());
+    } finally {
+      lock.unlock();
+    }
+    LOG.info(
+        "Task {} committed {} on asking again, {} ms after the first try",
+        settings.taskId(),
+        pending.what(),
+        clock.millis() - pending.sinceMs());
+    return true;
+  }
+
+  private ConnectException unsettled(Uncertain pending, RuntimeException e) {
+    return new ConnectException(
+        "Task "
+            + settings.taskId()
+            + " cannot tell whether "
+            + pending.what()
+            + " was committed (its Kafka transaction's commit timed out at "
+            + java.time.Instant.ofEpochMilli(pending.sinceMs())
+            + "). It stops without reading anything again; a restart resumes from the offsets"
+            + " Kafka holds for the connector's group, which include the hand-over if and only if"
+            + " it was committed. Last cause: "
+            + settings.secrets().mask(e.toString()),
+        e);
+  }
+
+  private void uncertain(Uncertain pending, UnknownOutcome e) {
+    uncertain = pending;
+    LOG.warn(
+        "Task {} does not know whether {} was committed ({}): it asks Kafka again and reads"
+            + " nothing again meanwhile",
+        settings.taskId(),
+        pending.what(),
+        settings.secrets().mask(e.getCause().toString()));
+  }
+
+  /**
+   * A transaction whose commit timed out: it may or may not have committed.
+   *
+   * @param what what it carried, for the logs
+   * @param withFiles whether it handed data files over
+   * @param sinceMs when its commit was first tried
+   */
+  private record Uncertain(String what, boolean withFiles, long sinceMs) {}
+
+  /** The commit of a transaction timed out: it may or may not have committed. */
+  private static final class UnknownOutcome extends RuntimeException {
+    UnknownOutcome(org.apache.kafka.common.errors.TimeoutException cause) {
+      super(cause);
+    }
   }
 
   private void requestCommit() {
@@ -567,11 +696,14 @@ public final class Worker implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    long started = clock.millis();
     try {
       producer.beginTransaction();
-      producer.send(record(groupMetadata, clock.millis(), new CommitRequest(pending)));
-      producer.commitTransaction();
+      producer.send(record(groupMetadata, started, new CommitRequest(pending)));
+      commitTransaction();
       LOG.debug("Task {} asked for an early commit ({} bytes pending)", settings.taskId(), pending);
+    } catch (UnknownOutcome e) {
+      uncertain(new Uncertain("its early commit request", false, started), e);
     } catch (ProducerFencedException | InvalidProducerEpochException e) {
       throw new ConnectException("Worker of task " + settings.taskId() + " was fenced", e);
     } catch (KafkaException e) {

@@ -26,6 +26,10 @@ public final class ConfigValidation {
    * that read a key whose own validation failed are skipped; that key already carries an error.
    */
   public static Config addCrossFieldErrors(Config config, Map<String, String> props) {
+    return addCrossFieldErrors(config, props, WorkerKafka.ofThisProcess());
+  }
+
+  static Config addCrossFieldErrors(Config config, Map<String, String> props, WorkerKafka worker) {
     Map<String, ConfigValue> values =
         config.configValues().stream()
             .collect(
@@ -36,8 +40,8 @@ public final class ConfigValidation {
     checkRouting(values);
     PerTableValidation.check(values, props);
     checkCatalog(values);
-    checkCommitTiming(values);
-    checkControlClients(values, props);
+    checkCommitTiming(values, props);
+    checkControlClients(values, props, worker);
     UnknownKeys.check(values, props);
     return new Config(new ArrayList<>(values.values()));
   }
@@ -127,8 +131,11 @@ public final class ConfigValidation {
     }
   }
 
-  private static void checkCommitTiming(Map<String, ConfigValue> values) {
-    if (!valid(values, FloeSinkConfig.COMMIT_INTERVAL_MS, FloeSinkConfig.COMMIT_TIMEOUT_MS)) {
+  /** An explicit timeout must be below the interval; an unset one is derived from it. */
+  private static void checkCommitTiming(
+      Map<String, ConfigValue> values, Map<String, String> props) {
+    if (!props.containsKey(FloeSinkConfig.COMMIT_TIMEOUT_MS)
+        || !valid(values, FloeSinkConfig.COMMIT_INTERVAL_MS, FloeSinkConfig.COMMIT_TIMEOUT_MS)) {
       return;
     }
     long interval = (Long) values.get(FloeSinkConfig.COMMIT_INTERVAL_MS).value();
@@ -146,23 +153,23 @@ public final class ConfigValidation {
   }
 
   private static void checkControlClients(
-      Map<String, ConfigValue> values, Map<String, String> props) {
+      Map<String, ConfigValue> values, Map<String, String> props, WorkerKafka worker) {
     if (valid(values, FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS)
-        && values.get(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS).value() == null) {
+        && values.get(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS).value() == null
+        && worker.find().isEmpty()) {
       error(
           values,
           FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS,
-          "Required: set it to the bootstrap servers of the Kafka cluster this Connect cluster"
-              + " stores its consumer offsets in (the worker's bootstrap.servers); the control"
-              + " topic and the offset commits go there.");
+          "Required here: it is "
+              + FloeSinkConfig.MISSING_BOOTSTRAP_SERVERS
+              + " The control topic and the offset commits go there.");
     }
     String jaasKey = FloeSinkConfig.KAFKA_PREFIX + SaslLoginModules.JAAS_CONFIG;
     String jaas = props.get(jaasKey);
     if (jaas != null) {
       SaslLoginModules.problem(jaas).ifPresent(problem -> error(values, jaasKey, problem));
     }
-    SourceIsolation.problem(props)
-        .ifPresent(problem -> error(values, SourceIsolation.KEY, problem));
+    SourceConsumer.problems(props).forEach((key, problem) -> error(values, key, problem));
   }
 
   /**

@@ -103,7 +103,8 @@ public final class FloeSinkConfig extends AbstractConfig {
   public static final String COMMIT_TIMEOUT_MS = "iceberg.control.commit.timeout-ms";
   public static final String COMMIT_TIMEOUT_MS_DOC =
       "How long, in milliseconds, the coordinator waits for every worker's answer before it"
-          + " commits what arrived; late answers join the next cycle. Must be below the interval.";
+          + " commits what arrived; late answers join the next cycle. Must be below the interval;"
+          + " when unset, the default or half the interval, whichever is shorter.";
   public static final long COMMIT_TIMEOUT_MS_DEFAULT = 30_000L;
 
   public static final String COMMIT_BUFFER_BYTES = "iceberg.control.commit.buffer-bytes";
@@ -118,6 +119,15 @@ public final class FloeSinkConfig extends AbstractConfig {
           + " handing over its files, when they fail for a retriable reason (catalog or object store"
           + " unreachable, conflicting commit) before the task fails with the cause.";
   public static final long COMMIT_RETRY_TIMEOUT_MS_DEFAULT = 300_000L;
+
+  public static final String COMMIT_MAX_SILENT_CYCLES = "iceberg.control.commit.max-silent-cycles";
+  public static final String COMMIT_MAX_SILENT_CYCLES_DOC =
+      "The coordinator fails its task, naming the partitions, when no worker has answered for a"
+          + " source partition in this many consecutive commit cycles, and for at least "
+          + COMMIT_RETRY_TIMEOUT_MS
+          + ": nothing of such a partition is committed (its task failed, hangs or cannot hand"
+          + " over). 0 turns the check off.";
+  public static final int COMMIT_MAX_SILENT_CYCLES_DEFAULT = 10;
 
   public static final String TRANSACTIONAL_ID_PREFIX = "iceberg.control.transactional-id-prefix";
   public static final String TRANSACTIONAL_ID_PREFIX_DOC =
@@ -134,8 +144,11 @@ public final class FloeSinkConfig extends AbstractConfig {
   public static final String KAFKA_BOOTSTRAP_SERVERS_DOC =
       "Bootstrap servers of the Kafka cluster that holds the Connect cluster's consumer groups: the"
           + " control topic lives there, and the workers commit their source offsets there in the"
-          + " same transactions as their control events. Other client settings of the control"
-          + " clients (security, SASL, TLS) go in iceberg.kafka.*.";
+          + " same transactions as their control events. When unset, the Connect worker's own"
+          + " bootstrap servers and client security settings are used, found in "
+          + WorkerKafka.whereLooked()
+          + ". Other client settings of the control clients (security, SASL, TLS) go in"
+          + " iceberg.kafka.* and win over the worker's.";
 
   public static final String KAFKA_METADATA_COLUMN = "iceberg.tables.kafka-metadata-column";
   public static final String KAFKA_METADATA_COLUMN_DOC =
@@ -392,6 +405,17 @@ public final class FloeSinkConfig extends AbstractConfig {
         Width.SHORT,
         "Commit retry timeout (ms)");
     def.define(
+        COMMIT_MAX_SILENT_CYCLES,
+        Type.INT,
+        COMMIT_MAX_SILENT_CYCLES_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        COMMIT_MAX_SILENT_CYCLES_DOC,
+        GROUP_COMMIT,
+        ++order,
+        Width.SHORT,
+        "Most silent cycles");
+    def.define(
         TRANSACTIONAL_ID_PREFIX,
         Type.STRING,
         TRANSACTIONAL_ID_PREFIX_DEFAULT,
@@ -512,12 +536,24 @@ public final class FloeSinkConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(COMMIT_INTERVAL_MS));
   }
 
+  /**
+   * The commit timeout: as set, or when unset the default, shortened to half the interval when that
+   * is shorter (so an interval of 30 s or less needs no timeout of its own).
+   */
   public Duration commitTimeout() {
-    return Duration.ofMillis(getLong(COMMIT_TIMEOUT_MS));
+    if (originals().containsKey(COMMIT_TIMEOUT_MS)) {
+      return Duration.ofMillis(getLong(COMMIT_TIMEOUT_MS));
+    }
+    return Duration.ofMillis(
+        Math.min(COMMIT_TIMEOUT_MS_DEFAULT, Math.max(1, getLong(COMMIT_INTERVAL_MS) / 2)));
   }
 
   public Duration commitRetryTimeout() {
     return Duration.ofMillis(getLong(COMMIT_RETRY_TIMEOUT_MS));
+  }
+
+  public int commitMaxSilentCycles() {
+    return getInt(COMMIT_MAX_SILENT_CYCLES);
   }
 
   public long commitBufferBytes() {
@@ -533,7 +569,19 @@ public final class FloeSinkConfig extends AbstractConfig {
    * key with the prefix removed.
    */
   public Map<String, Object> kafkaProperties() {
-    Map<String, Object> properties = new TreeMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
+    return kafkaProperties(WorkerKafka.ofThisProcess());
+  }
+
+  /**
+   * The control clients' properties, over the worker's own client settings when {@code
+   * iceberg.kafka.bootstrap.servers} is not set.
+   */
+  Map<String, Object> kafkaProperties(WorkerKafka worker) {
+    Map<String, Object> properties = new TreeMap<>();
+    if (!hasExplicitBootstrapServers()) {
+      worker.find().ifPresent(found -> properties.putAll(found.clientProperties()));
+    }
+    properties.putAll(originalsWithPrefix(KAFKA_PREFIX, true));
     Object jaas = properties.get(SaslLoginModules.JAAS_CONFIG);
     if (jaas != null) {
       SaslLoginModules.problem(String.valueOf(jaas))
@@ -552,16 +600,38 @@ public final class FloeSinkConfig extends AbstractConfig {
    * @throws ConfigException when unset: the commit protocol cannot run without them
    */
   public String kafkaBootstrapServers() {
-    String servers = getString(KAFKA_BOOTSTRAP_SERVERS);
-    if (servers == null || servers.isBlank()) {
-      throw new ConfigException(KAFKA_BOOTSTRAP_SERVERS, null, MISSING_BOOTSTRAP_SERVERS);
+    return kafkaBootstrapServers(WorkerKafka.ofThisProcess());
+  }
+
+  String kafkaBootstrapServers(WorkerKafka worker) {
+    if (hasExplicitBootstrapServers()) {
+      return getString(KAFKA_BOOTSTRAP_SERVERS);
     }
-    return servers;
+    return worker
+        .find()
+        .map(WorkerKafka.Found::bootstrapServers)
+        .orElseThrow(
+            () -> new ConfigException(KAFKA_BOOTSTRAP_SERVERS, null, MISSING_BOOTSTRAP_SERVERS));
+  }
+
+  /** Where the control clients' bootstrap servers come from, for the logs. */
+  public String kafkaBootstrapSource() {
+    if (hasExplicitBootstrapServers()) {
+      return KAFKA_BOOTSTRAP_SERVERS;
+    }
+    return WorkerKafka.ofThisProcess().find().map(WorkerKafka.Found::source).orElse("nowhere");
+  }
+
+  private boolean hasExplicitBootstrapServers() {
+    String servers = getString(KAFKA_BOOTSTRAP_SERVERS);
+    return servers != null && !servers.isBlank();
   }
 
   public static final String MISSING_BOOTSTRAP_SERVERS =
-      "required: the bootstrap servers of the Kafka cluster this Connect cluster stores its"
-          + " consumer offsets in (the same value as the worker's bootstrap.servers)";
+      "not set, and the Connect worker's own bootstrap servers could not be found (looked in "
+          + WorkerKafka.whereLooked()
+          + "). Set it to the bootstrap servers of the Kafka cluster this Connect cluster stores"
+          + " its consumer offsets in (the worker's bootstrap.servers).";
 
   /** The name of the Kafka metadata column, if rows get one. */
   public Optional<String> kafkaMetadataColumn() {

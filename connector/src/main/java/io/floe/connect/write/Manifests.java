@@ -18,6 +18,7 @@ import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 
 /**
@@ -38,8 +39,8 @@ public final class Manifests {
   /**
    * Writes the manifests of {@code files}.
    *
-   * @param namePrefix a prefix unique to this hand-over (say, commit id and task), so that retries
-   *     never overwrite a manifest another hand-over sent
+   * @param namePrefix a prefix no other hand-over can produce (not even one of another instance of
+   *     the same task answering the same cycle); a manifest is never written over an existing file
    */
   public static List<Written> write(TableFiles files, String namePrefix) {
     Table table = files.table();
@@ -72,9 +73,10 @@ public final class Manifests {
   }
 
   private static OutputFile outputFile(Table table, String name) {
+    FileIO io = NewFilesOnly.of(table.io());
     if (table instanceof HasTableOperations ops) {
-      return table.io().newOutputFile(ops.operations().metadataFileLocation(name));
+      return io.newOutputFile(ops.operations().metadataFileLocation(name));
     }
-    return table.io().newOutputFile(table.location() + "/metadata/" + name);
+    return io.newOutputFile(table.location() + "/metadata/" + name);
   }
 }

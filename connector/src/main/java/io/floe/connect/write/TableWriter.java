@@ -100,6 +100,7 @@ public final class TableWriter {
             .build();
     this.files =
         OutputFileFactory.builderFor(newTable, taskIndex, fileFactoryIds.getAsLong())
+            .ioSupplier(() -> NewFilesOnly.of(newTable.io()))
             .format(settings.format())
             .build();
     this.key = new PartitionKey(spec, schema);

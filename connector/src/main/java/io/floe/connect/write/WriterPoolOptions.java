@@ -20,16 +20,17 @@ import io.floe.connect.config.FloeSinkConfig;
  * The default, 64, is where the fixed buffers of a default Parquet table alone reach the default
  * memory budget; it binds first for formats with small buffers such as Avro.
  *
- * <p>{@code shareFilesAcrossSourcePartitions} chooses what a file holds. Off (the default), each
- * file holds the rows of one source partition: a revoked partition's unreported files are dropped
- * and nothing else, at the price of a file per source partition and table partition in every commit
- * (with four source partitions per task, four times the files, and in the benchmark about half the
- * throughput). On, the rows of all source partitions share a file per table partition, as in
- * Iceberg's own fan-out writers; revoking a partition then also drops the unreported data of every
- * partition that shares files with it, and those must be rewound (see {@link WriterPool#abandon}).
- * With eager rebalancing every partition is revoked at once, so sharing costs nothing there. The
- * connector shares files unless {@code iceberg.tables.writer.file-per-source-partition} is set; the
- * constructors without the flag (used by tests and benchmarks) keep a file per source partition.
+ * <p>{@code shareFilesAcrossSourcePartitions} chooses what a file holds. Off, each file holds the
+ * rows of one source partition: a revoked partition's unreported files are dropped and nothing
+ * else, at the price of a file per source partition and table partition in every commit (with four
+ * source partitions per task, four times the files, and in the benchmark about half the
+ * throughput). On (the default), the rows of all source partitions share a file per table
+ * partition, as in Iceberg's own fan-out writers; revoking a partition then also drops the
+ * unreported data of every partition that shares files with it, and those must be rewound (see
+ * {@link WriterPool#abandon}). With eager rebalancing every partition is revoked at once, so
+ * sharing costs nothing there. The connector shares files unless {@code
+ * iceberg.tables.writer.file-per-source-partition} is set, and so do {@link #defaults()} and the
+ * constructor without the flag.
  *
  * @param memoryBudgetBytes estimated bytes the open files of a task may hold, above zero
  * @param maxOpenFiles open files a task may hold, at least one
@@ -51,14 +52,22 @@ public record WriterPoolOptions(
     }
   }
 
-  /** Limits with a file per source partition. */
+  /** Limits with the default layout: files shared by source partitions. */
   public WriterPoolOptions(long memoryBudgetBytes, int maxOpenFiles) {
-    this(memoryBudgetBytes, maxOpenFiles, false);
+    this(memoryBudgetBytes, maxOpenFiles, true);
   }
 
-  /** The default limits, 128 MiB and 64 open files, and a file per source partition. */
+  /** The connector's defaults: 128 MiB, 64 open files, files shared by source partitions. */
   public static WriterPoolOptions defaults() {
     return new WriterPoolOptions(DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_MAX_OPEN_FILES);
+  }
+
+  /** The options a connector's config sets. */
+  public static WriterPoolOptions of(FloeSinkConfig config) {
+    return new WriterPoolOptions(
+        config.writerMemoryBudgetBytes(),
+        config.writerMaxOpenFiles(),
+        !config.writerFilePerSourcePartition());
   }
 
   public WriterPoolOptions withSharedFiles(boolean shared) {

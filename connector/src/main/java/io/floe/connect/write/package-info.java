@@ -21,14 +21,19 @@
  * io.floe.connect.write.WriterPoolOptions}). A closed file's data stays pending for the next
  * hand-over, so nothing is lost: the next row of that partition opens a new file.
  *
- * <p><b>Revocation.</b> By default a file holds the rows of one source partition only, so {@link
- * io.floe.connect.write.WriterPool#abandon} drops exactly the revoked partitions' unreported files
- * (and deletes them, best effort) while the other partitions go on. The price is a file per source
- * partition and table partition in each commit. With {@link
- * io.floe.connect.write.WriterPoolOptions#shareFilesAcrossSourcePartitions() shared files} a task
- * writes one file per table partition, as Iceberg's fan-out writers do; revoking a partition then
- * drops every file it shares, so the partitions sharing them (in any table, transitively) lose
- * their unreported rows too, and {@code abandon} returns them to be rewound.
+ * <p><b>Revocation.</b> By default ({@link
+ * io.floe.connect.write.WriterPoolOptions#shareFilesAcrossSourcePartitions() shared files}) a task
+ * writes one file per table partition, as Iceberg's fan-out writers do; revoking a partition drops
+ * every unreported file it shares, so the partitions sharing them (in any table, transitively) lose
+ * their unreported rows too, and {@link io.floe.connect.write.WriterPool#abandon} returns them to
+ * be rewound. With {@code iceberg.tables.writer.file-per-source-partition} a file holds the rows of
+ * one source partition only, so {@code abandon} drops exactly the revoked partitions' unreported
+ * files (and deletes them, best effort) while the other partitions go on, at the price of a file
+ * per source partition and table partition in each commit.
+ *
+ * <p><b>Names.</b> Every file is named by Iceberg's {@code OutputFileFactory} with an operation id
+ * (a random UUID) of the writer that writes it, and is created through {@link
+ * io.floe.connect.write.NewFilesOnly}, which refuses to replace an existing file.
  *
  * <p><b>Failures.</b> A row that fails to write may leave its file unusable; the pool then refuses
  * further writes and hand-overs until its files are abandoned.

@@ -114,4 +114,45 @@ class CatalogLoaderTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void aRestCatalogGetsClientTimeoutsUnlessTheConfigSetsThem() {
+    Map<String, String> props =
+        CatalogLoader.properties(
+            config(
+                Map.of(
+                    "iceberg.catalog.type", "rest",
+                    "iceberg.catalog.uri", "http://localhost:1",
+                    "iceberg.catalog.rest.client.socket-timeout-ms", "1234")));
+    assertThat(props)
+        .containsEntry("rest.client.connection-timeout-ms", "10000")
+        .containsEntry("rest.client.socket-timeout-ms", "1234");
+    assertThat(
+            CatalogLoader.properties(
+                config(Map.of("iceberg.catalog.catalog-impl", FlakyCatalog.class.getName()))))
+        .doesNotContainKeys("rest.client.connection-timeout-ms", "rest.client.socket-timeout-ms");
+  }
+
+  @Test
+  void aRestCatalogServerThatNeverAnswersFailsTheLoadInsteadOfHangingIt() throws Exception {
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
+      CatalogLoader loader =
+          new CatalogLoader(
+              new CatalogLoader.RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(1)),
+              d -> {});
+      long started = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  loader.load(
+                      config(
+                          Map.of(
+                              "iceberg.catalog.type", "rest",
+                              "iceberg.catalog.uri", "http://127.0.0.1:" + silent.getLocalPort(),
+                              "iceberg.catalog.rest.client.socket-timeout-ms", "300",
+                              "iceberg.catalog.rest.client.max-retries", "0"))))
+          .isInstanceOf(ConnectException.class)
+          .hasMessageContaining("Cannot load Iceberg catalog");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+    }
+  }
 }

@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.CommitComplete;
 import io.floe.connect.control.CommitRequest;
@@ -240,6 +241,44 @@ class CoordinatorTest {
     assertThat(coordinatorPosition())
         .as("the control position after the answers, committed with CommitComplete")
         .isEqualTo(Map.of(control.topic().partitions().get(0), new OffsetAndMetadata(end)));
+  }
+
+  /** A cycle in which only partition 0 answers, run to its timeout. */
+  private UUID cycleWithoutPartition1() {
+    UUID cycle = nextCycle();
+    answer("orders-0", cycle, idle(P0));
+    clock.advance(TIMEOUT_MS);
+    return cycle;
+  }
+
+  @Test
+  void aPartitionNoTaskAnswersForStopsTheCoordinatorNamingItAfterTheSetNumberOfCycles() {
+    coordinator = open(control);
+    for (int i = 1; i < FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES_DEFAULT; i++) {
+      cycleWithoutPartition1();
+      turn();
+    }
+    coordinator.checkHealthy();
+
+    cycleWithoutPartition1();
+    assertThat(coordinator.turn()).isFalse();
+
+    assertThatThrownBy(coordinator::checkHealthy)
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("No task has answered for source partitions [orders-1] in 10")
+        .hasMessageContaining("iceberg.control.commit.max-silent-cycles");
+  }
+
+  @Test
+  void aLateAnswerIsWordFromItsPartitionAndKeepsTheCoordinatorRunning() {
+    coordinator = open(control);
+    for (int i = 0; i < 2 * FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES_DEFAULT; i++) {
+      UUID cycle = cycleWithoutPartition1();
+      turn();
+      answer("orders-1", cycle, idle(P1)); // after the cycle timed out
+      turn();
+    }
+    coordinator.checkHealthy();
   }
 
   @Test

@@ -67,9 +67,7 @@ final class InMemoryControlTopic implements KafkaClients {
 
   @Override
   public Producer<byte[], byte[]> producer(String transactionalId, String clientId) {
-    TopicProducer producer = new TopicProducer();
-    producers.put(transactionalId, producer);
-    return producer;
+    return new TopicProducer(transactionalId);
   }
 
   @Override
@@ -84,7 +82,7 @@ final class InMemoryControlTopic implements KafkaClients {
     throw new UnsupportedOperationException("the control topic is given, not looked up");
   }
 
-  /** The last producer opened with this transactional id. */
+  /** The last producer initialised with this transactional id. */
   MockProducer<byte[], byte[]> producer(String transactionalId) {
     return producers.get(transactionalId);
   }
@@ -136,7 +134,9 @@ final class InMemoryControlTopic implements KafkaClients {
 
   /** A transactional producer whose committed sends are appended to the topic. */
   private final class TopicProducer extends MockProducer<byte[], byte[]> {
-    TopicProducer() {
+    private final String transactionalId;
+
+    TopicProducer(String transactionalId) {
       super(
           new Cluster(
               "in-memory",
@@ -148,6 +148,17 @@ final class InMemoryControlTopic implements KafkaClients {
           new OnlyPartition(),
           new ByteArraySerializer(),
           new ByteArraySerializer());
+      this.transactionalId = transactionalId;
+    }
+
+    /** As with Kafka, the producer initialised last with a transactional id fences the others. */
+    @Override
+    public synchronized void initTransactions() {
+      super.initTransactions();
+      TopicProducer previous = producers.put(transactionalId, this);
+      if (previous != null && previous != this && !previous.closed()) {
+        previous.fenceProducer();
+      }
     }
 
     @Override

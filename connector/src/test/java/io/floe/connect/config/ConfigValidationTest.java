@@ -17,6 +17,7 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ConfigValidationTest {
@@ -136,6 +137,30 @@ class ConfigValidationTest {
   }
 
   @Test
+  void anUnsetCommitTimeoutIsDerivedFromAShortIntervalInsteadOfRefused() {
+    Map<String, String> config = valid();
+    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "10000");
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(5000);
+    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "300000");
+    assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(30000);
+    config.put(FloeSinkConfig.COMMIT_TIMEOUT_MS, "40000");
+    assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(40000);
+  }
+
+  @Test
+  void unsetBootstrapServersAreTheWorkersOwnWhenTheyCanBeFound() {
+    Map<String, String> config = valid();
+    config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
+    WorkerKafka worker =
+        new WorkerKafka(key -> null, Map.of("CONNECT_BOOTSTRAP_SERVERS", "broker:9092")::get);
+    Config result =
+        ConfigValidation.addCrossFieldErrors(
+            new Config(FloeSinkConfig.CONFIG_DEF.validate(config)), config, worker);
+    assertThat(result.configValues()).allSatisfy(v -> assertThat(v.errorMessages()).isEmpty());
+  }
+
+  @Test
   void requiresTheControlClientsBootstrapServers() {
     Map<String, String> config = valid();
     config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
@@ -237,5 +262,35 @@ class ConfigValidationTest {
     assertThatThrownBy(() -> new IcebergSinkConnector().start(config))
         .isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
         .hasMessageContaining("consumer.override.isolation.level");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "consumer.override.enable.auto.commit, true, commits the source offsets itself",
+    "consumer.override.enable.auto.commit, ' TRUE ', commits the source offsets itself",
+    "consumer.override.auto.offset.reset, latest, are never read",
+    "consumer.override.auto.offset.reset, none, a task fails"
+  })
+  void rejectsSourceConsumerOverridesThatBreakExactlyOnceOnTheirKeySayingWhy(
+      String key, String value, String why) {
+    Map<String, String> config = valid();
+    config.put(key, value);
+    assertThat(errors(config))
+        .containsOnlyKeys(key)
+        .extractingByKey(key, InstanceOfAssertFactories.list(String.class))
+        .singleElement()
+        .asString()
+        .contains(why);
+    assertThatThrownBy(() -> new IcebergSinkConnector().start(config))
+        .isInstanceOf(org.apache.kafka.connect.errors.ConnectException.class)
+        .hasMessageStartingWith(key + ": ");
+  }
+
+  @Test
+  void acceptsTheSourceConsumerOverridesThatKeepExactlyOnce() {
+    Map<String, String> config = valid();
+    config.put("consumer.override.enable.auto.commit", "false");
+    config.put("consumer.override.auto.offset.reset", "earliest");
+    assertThat(errors(config)).isEmpty();
   }
 }

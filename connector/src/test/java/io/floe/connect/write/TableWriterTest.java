@@ -69,6 +69,15 @@ class TableWriterTest {
     return pool.writerFor(id(table), tableId -> table);
   }
 
+  /**
+   * A writer with a file per source partition (iceberg.tables.writer.file-per-source-partition).
+   */
+  private TableWriter filePerSourcePartition(Table table) {
+    pool.close();
+    pool = new WriterPool(WriterPoolOptions.defaults().withSharedFiles(false), Map.of(), 0);
+    return writer(table);
+  }
+
   private static void writeRows(TableWriter writer, TopicPartition source, long from, long to) {
     for (long i = from; i < to; i++) {
       writer.write(
@@ -215,9 +224,9 @@ class TableWriterTest {
   }
 
   @Test
-  void reportsTheOffsetRangeAndLatestTimestampOfEachSourcePartition() {
+  void withAFilePerSourcePartitionEachReportsItsOffsetRangeAndLatestTimestamp() {
     Table table = tables.create("t", PartitionSpec.unpartitioned());
-    TableWriter writer = writer(table);
+    TableWriter writer = filePerSourcePartition(table);
     writer.write(P0, 10, T0 + 5, row(1, 0, "a", T0));
     writer.write(P1, 100, OffsetRange.NO_TIMESTAMP, row(2, 0, "b", T0));
     writer.write(P0, 11, T0 + 9, row(3, 0, "c", T0));
@@ -286,11 +295,12 @@ class TableWriterTest {
   }
 
   @Test
-  void abandonDropsOnlyTheRevokedPartitionsAndDeletesTheirFiles() throws Exception {
+  void withAFilePerSourcePartitionAbandonDropsOnlyTheRevokedPartitionsAndTheirFiles()
+      throws Exception {
     Table table =
         onDisk.create(
             "t", PartitionSpec.builderFor(WriteTestTables.SCHEMA).identity("category").build());
-    TableWriter writer = writer(table);
+    TableWriter writer = filePerSourcePartition(table);
     writeRows(writer, P0, 0, 50);
     writeRows(writer, P1, 1000, 1050);
     writer.reopen(table); // closes the open files: the revoked partition has finished files too

@@ -168,10 +168,11 @@ class WriterPoolTest {
   }
 
   @Test
-  void abandonDropsTheRevokedPartitionsOfEveryTable() {
+  void withAFilePerSourcePartitionAbandonDropsTheRevokedPartitionsOfEveryTable() {
     Table first = tables.create("first", BY_CATEGORY);
     Table second = tables.create("second", PartitionSpec.unpartitioned());
-    try (WriterPool pool = new WriterPool(WriterPoolOptions.defaults(), Map.of(), 0)) {
+    try (WriterPool pool =
+        new WriterPool(WriterPoolOptions.defaults().withSharedFiles(false), Map.of(), 0)) {
       TableWriter a = pool.writerFor(id(first), tableId -> first);
       TableWriter b = pool.writerFor(id(second), tableId -> second);
       for (long i = 0; i < 20; i++) {
@@ -195,7 +196,7 @@ class WriterPoolTest {
   @Test
   void sharedFilesHoldTheRowsOfSeveralSourcePartitions() {
     Table table = tables.create("t", BY_CATEGORY);
-    WriterPoolOptions shared = WriterPoolOptions.defaults().withSharedFiles(true);
+    WriterPoolOptions shared = WriterPoolOptions.defaults();
     try (WriterPool pool = new WriterPool(shared, Map.of(), 0)) {
       TableWriter writer = pool.writerFor(id(table), tableId -> table);
       for (long i = 0; i < 20; i++) {
@@ -222,7 +223,7 @@ class WriterPoolTest {
     Table a = tables.create("a", PartitionSpec.unpartitioned());
     Table b = tables.create("b", PartitionSpec.unpartitioned());
     Table c = tables.create("c", PartitionSpec.unpartitioned());
-    WriterPoolOptions shared = WriterPoolOptions.defaults().withSharedFiles(true);
+    WriterPoolOptions shared = WriterPoolOptions.defaults();
     try (WriterPool pool = new WriterPool(shared, Map.of(), 0)) {
       TableWriter wa = pool.writerFor(id(a), tableId -> a);
       TableWriter wb = pool.writerFor(id(b), tableId -> b);

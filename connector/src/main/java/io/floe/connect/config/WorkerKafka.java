@@ -1,0 +1,155 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The Kafka client settings of the Connect worker Floe runs in, for the control-topic clients when
+ * {@code iceberg.kafka.bootstrap.servers} is not set: the control topic and the offset commits
+ * belong on the cluster that holds the connector's consumer group, which is the worker's own.
+ *
+ * <p>Connect does not show a plugin its worker's settings, so they are looked for where workers are
+ * started from, in this order:
+ *
+ * <ol>
+ *   <li>the worker properties file named on the JVM's command line after Connect's main class
+ *       ({@code connect-distributed.sh worker.properties}; the JVM's {@code sun.java.command}
+ *       property holds that line), as the Apache Iceberg sink does;
+ *   <li>the environment of the common container images: {@code CONNECT_BOOTSTRAP_SERVERS}
+ *       (Confluent's, with {@code CONNECT_SECURITY_PROTOCOL}, {@code CONNECT_SASL_MECHANISM} and
+ *       {@code CONNECT_SASL_JAAS_CONFIG}), {@code KAFKA_CONNECT_BOOTSTRAP_SERVERS} (Strimzi's) and
+ *       {@code BOOTSTRAP_SERVERS} (Debezium's).
+ * </ol>
+ *
+ * Only the bootstrap servers and the client security settings ({@code security.protocol}, {@code
+ * sasl.*}, and from a file {@code ssl.*}) are taken; {@code iceberg.kafka.*} keys always win. A
+ * value that is a config provider reference ({@code ${...}}) is resolved by the worker, not here,
+ * so it is skipped.
+ */
+public final class WorkerKafka {
+  private static final List<String> MAIN_CLASSES =
+      List.of(
+          "org.apache.kafka.connect.cli.ConnectDistributed",
+          "org.apache.kafka.connect.cli.ConnectStandalone");
+  private static final List<String> BOOTSTRAP_VARIABLES =
+      List.of("CONNECT_BOOTSTRAP_SERVERS", "KAFKA_CONNECT_BOOTSTRAP_SERVERS", "BOOTSTRAP_SERVERS");
+
+  private final Function<String, String> systemProperties;
+  private final Function<String, String> environment;
+
+  /**
+   * @param systemProperties the JVM's system properties
+   * @param environment the process environment
+   */
+  WorkerKafka(Function<String, String> systemProperties, Function<String, String> environment) {
+    this.systemProperties = systemProperties;
+    this.environment = environment;
+  }
+
+  /** The worker's settings as this JVM and process show them. */
+  public static WorkerKafka ofThisProcess() {
+    return new WorkerKafka(System::getProperty, System::getenv);
+  }
+
+  /** Where the settings were found, and the client settings found there. */
+  public record Found(String source, Map<String, String> clientProperties) {
+    public String bootstrapServers() {
+      return clientProperties.get("bootstrap.servers");
+    }
+  }
+
+  /** Where {@link #find} looks, for messages. */
+  public static String whereLooked() {
+    return "the worker properties file on the worker's command line, and the environment"
+        + " variables "
+        + String.join(", ", BOOTSTRAP_VARIABLES);
+  }
+
+  /** The worker's client settings, if its bootstrap servers can be found. */
+  public Optional<Found> find() {
+    Optional<Found> fromFile = fromWorkerFile();
+    return fromFile.isPresent() ? fromFile : fromEnvironment();
+  }
+
+  private Optional<Found> fromWorkerFile() {
+    String command = systemProperties.apply("sun.java.command");
+    if (command == null) {
+      return Optional.empty();
+    }
+    String[] words = command.trim().split("\\s+");
+    if (words.length < 2 || !MAIN_CLASSES.contains(words[0])) {
+      return Optional.empty();
+    }
+    Path file = Path.of(words[1]);
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      properties.load(reader);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+    Map<String, String> client = new TreeMap<>();
+    for (String key : properties.stringPropertyNames()) {
+      if (isClientSetting(key)) {
+        putResolved(client, key, properties.getProperty(key));
+      }
+    }
+    return found("worker properties file " + file, client);
+  }
+
+  private Optional<Found> fromEnvironment() {
+    for (String variable : BOOTSTRAP_VARIABLES) {
+      String servers = environment.apply(variable);
+      if (servers == null || servers.isBlank()) {
+        continue;
+      }
+      Map<String, String> client = new TreeMap<>();
+      putResolved(client, "bootstrap.servers", servers);
+      if (variable.equals("CONNECT_BOOTSTRAP_SERVERS")) {
+        for (String key : List.of("security.protocol", "sasl.mechanism", "sasl.jaas.config")) {
+          String value =
+              environment.apply("CONNECT_" + key.replace('.', '_').toUpperCase(Locale.ROOT));
+          if (value != null) {
+            putResolved(client, key, value);
+          }
+        }
+      }
+      return found("environment variable " + variable, client);
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Found> found(String source, Map<String, String> client) {
+    String servers = client.get("bootstrap.servers");
+    return servers == null || servers.isBlank()
+        ? Optional.empty()
+        : Optional.of(new Found(source, Map.copyOf(client)));
+  }
+
+  private static boolean isClientSetting(String key) {
+    return key.equals("bootstrap.servers")
+        || key.equals("security.protocol")
+        || key.startsWith("sasl.")
+        || key.startsWith("ssl.");
+  }
+
+  private static void putResolved(Map<String, String> client, String key, String value) {
+    String trimmed = value.trim();
+    if (!trimmed.contains("${")) {
+      client.put(key, trimmed);
+    }
+  }
+}

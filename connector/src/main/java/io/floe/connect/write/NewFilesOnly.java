@@ -1,0 +1,127 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.write;
+
+import java.io.IOException;
+import java.util.Map;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+
+/**
+ * A table's {@link FileIO} for the files Floe writes (data files and manifests): a file can only be
+ * created, never replaced. Iceberg's writers ask for {@code createOrOverwrite}; here that becomes
+ * {@code create}, which fails with {@code AlreadyExistsException} when the location is taken. Every
+ * name Floe builds is unique to the writer instance that writes it, so this never fails in a
+ * healthy run; it turns a naming mistake into a failed hand-over instead of a committed file
+ * silently replaced by another writer's.
+ */
+public final class NewFilesOnly implements FileIO {
+  private final FileIO io;
+
+  private NewFilesOnly(FileIO io) {
+    this.io = io;
+  }
+
+  /** Wraps {@code io}, unless it is wrapped already. */
+  public static FileIO of(FileIO io) {
+    return io instanceof NewFilesOnly ? io : new NewFilesOnly(io);
+  }
+
+  @Override
+  public InputFile newInputFile(String path) {
+    return io.newInputFile(path);
+  }
+
+  @Override
+  public InputFile newInputFile(String path, long length) {
+    return io.newInputFile(path, length);
+  }
+
+  @Override
+  public OutputFile newOutputFile(String path) {
+    return new CreateOnly(io.newOutputFile(path));
+  }
+
+  @Override
+  public void deleteFile(String path) {
+    io.deleteFile(path);
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return io.properties();
+  }
+
+  /** The wrapped IO belongs to the table: closing this view leaves it open. */
+  @Override
+  public void close() {}
+
+  /** An output file whose every way of opening it refuses an existing file. */
+  private record CreateOnly(OutputFile file) implements OutputFile {
+    @Override
+    public PositionOutputStream create() {
+      return new Stream(file.create());
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite() {
+      return create();
+    }
+
+    @Override
+    public String location() {
+      return file.location();
+    }
+
+    @Override
+    public InputFile toInputFile() {
+      return file.toInputFile();
+    }
+  }
+
+  /**
+   * The created stream, behind a plain wrapper: Parquet unwraps Iceberg's Hadoop streams to the
+   * Hadoop stream inside and drops the wrapper, whose cleaner then closes the file under it.
+   */
+  private static final class Stream extends PositionOutputStream {
+    private final PositionOutputStream out;
+
+    Stream(PositionOutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public long getPos() throws IOException {
+      return out.getPos();
+    }
+
+    @Override
+    public long storedLength() throws IOException {
+      return out.storedLength();
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+}
