@@ -7,6 +7,7 @@ package io.floe.it.eos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.LogFile;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -84,6 +86,17 @@ class ExactlyOnceIT {
             .workerProperty("connector.client.config.override.policy", "All")
             .workerProperty("consumer.session.timeout.ms", "10000")
             .workerProperty("consumer.heartbeat.interval.ms", "1000"));
+  }
+
+  /** A test that fails leaves its connector behind: delete it, so it loads no later test. */
+  @AfterEach
+  void deleteConnectors() {
+    ConnectRest.Response connectors = worker1.rest().send("GET", "/connectors", null);
+    if (connectors.ok() && connectors.body() != null) {
+      for (JsonNode name : connectors.body()) {
+        worker1.rest().deleteConnector(name.asText());
+      }
+    }
   }
 
   @AfterAll
