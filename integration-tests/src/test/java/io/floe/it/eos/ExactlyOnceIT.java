@@ -7,6 +7,8 @@ package io.floe.it.eos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.connect.control.EventCodec;
+import io.floe.connect.control.EventType;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
@@ -29,9 +31,14 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -301,6 +308,124 @@ class ExactlyOnceIT {
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  @Test
+  void aHandOverThatFailsWithDataOnOnePartitionLosesNothingThatArrivesOnTheOther()
+      throws Exception {
+    String name = "handover";
+    String control = "control-" + name;
+    broker.createTopic(name, 2);
+    Map<String, String> config = connector(name, name, 1);
+    config.put("iceberg.control.topic", control);
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 1, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 2, 0, 200);
+    await("rows before the failed hand-over", oracle::rowCount, 200, CONVERGE);
+    LogFile log = workerOf(name, 0).logFile();
+    String task = name + "-0";
+
+    // from now on a hand-over with data does not fit the control topic: its transaction fails,
+    // while cycles and empty answers still go through
+    ControlSizes sizes = controlEventSizes(control);
+    int limit = sizes.largestWithoutData() + RECORD_BATCH_OVERHEAD;
+    assertThat(sizes.smallestDataWritten())
+        .as("a hand-over's event against the largest other event that must still fit (%s)", sizes)
+        .isGreaterThan(limit);
+    setMaxMessageBytes(control, limit);
+    long mark = log.mark();
+    try {
+      events.sendTo(name, 0, 200, 300);
+      log.await(
+          Pattern.compile("Task " + Pattern.quote(task) + " could not hand over cycle"),
+          mark,
+          CONVERGE);
+    } finally {
+      setMaxMessageBytes(control, null);
+    }
+    // records arrive on the partition that had no data in the failed hand-over: the first batch
+    // after the failure is dropped, and both partitions must be read again
+    events.sendTo(name, 1, 300, 400);
+    log.await(
+        Pattern.compile(
+            "Task " + Pattern.quote(task) + " rewinds \\{.*" + Pattern.quote(name + "-1") + "="),
+        mark,
+        CONVERGE);
+    await("rows after the failed hand-over", oracle::rowCount, 400, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 400);
+    worker1.rest().deleteConnector(name);
+  }
+
+  /** The 61-byte header of a record batch, and the most one record adds besides key and value. */
+  private static final int RECORD_BATCH_OVERHEAD = 61 + 32;
+
+  /**
+   * Sizes (key and value) of the events on a control topic.
+   *
+   * @param largestWithoutData the largest event that hands over no data files: cycles started and
+   *     completed, answers without data, commit requests
+   * @param smallestDataWritten the smallest event that hands over data files
+   */
+  private record ControlSizes(int largestWithoutData, int smallestDataWritten) {}
+
+  private ControlSizes controlEventSizes(String control) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    TopicPartition partition = new TopicPartition(control, 0);
+    int without = 0;
+    int withData = Integer.MAX_VALUE;
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.assign(List.of(partition));
+      consumer.seekToBeginning(List.of(partition));
+      long end = consumer.endOffsets(List.of(partition)).get(partition);
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+      while (consumer.position(partition) < end && Instant.now().isBefore(deadline)) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          if (record.value() == null) {
+            continue;
+          }
+          int size = Math.max(0, record.serializedKeySize()) + record.serializedValueSize();
+          if (EventCodec.peekHeader(record.value()).is(EventType.DATA_WRITTEN)) {
+            withData = Math.min(withData, size);
+          } else {
+            without = Math.max(without, size);
+          }
+        }
+      }
+    }
+    return new ControlSizes(without, withData);
+  }
+
+  /** Sets the topic's {@code max.message.bytes}; null restores the broker default. */
+  private void setMaxMessageBytes(String topic, Integer bytes) throws Exception {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    AlterConfigOp op =
+        bytes == null
+            ? new AlterConfigOp(
+                new ConfigEntry("max.message.bytes", ""), AlterConfigOp.OpType.DELETE)
+            : new AlterConfigOp(
+                new ConfigEntry("max.message.bytes", Integer.toString(bytes)),
+                AlterConfigOp.OpType.SET);
+    admin
+        .incrementalAlterConfigs(Map.of(resource, List.of(op)))
+        .all()
+        .get(30, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  /** The worker running task {@code task} of the connector. */
+  private ConnectWorker workerOf(String name, int task) {
+    for (JsonNode status : worker1.rest().status(name).path("tasks")) {
+      if (status.path("id").asInt() == task) {
+        return status.path("worker_id").asText().endsWith(":" + worker1.restPort())
+            ? worker1
+            : worker2;
+      }
+    }
+    throw new AssertionError("No task " + task + " of " + name);
   }
 
   @Test
