@@ -8,6 +8,7 @@ import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.SourceConsumer;
 import io.floe.connect.config.SourceIsolation;
+import io.floe.connect.version.FloeVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -13,6 +13,7 @@ import io.floe.connect.control.ConfiguredKafkaClients;
 import io.floe.connect.errors.BadRecordPolicy;
 import io.floe.connect.metrics.MetricsRegistry;
 import io.floe.connect.metrics.TaskMetrics;
+import io.floe.connect.version.FloeVersion;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;

@@ -4,7 +4,7 @@
  */
 package io.floe.connect.avro;
 
-import io.floe.connect.FloeVersion;
+import io.floe.connect.version.FloeVersion;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.components.Versioned;

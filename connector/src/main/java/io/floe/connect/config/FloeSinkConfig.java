@@ -4,7 +4,6 @@
  */
 package io.floe.connect.config;
 
-import io.floe.connect.catalog.PartitionBy;
 import io.floe.connect.convert.ConvertOptions;
 import java.time.Duration;
 import java.util.Arrays;

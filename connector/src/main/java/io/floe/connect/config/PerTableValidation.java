@@ -4,7 +4,6 @@
  */
 package io.floe.connect.config;
 
-import io.floe.connect.catalog.PartitionBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,6 @@
  */
 package io.floe.connect.config;
 
-import io.floe.connect.catalog.PartitionBy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -2,7 +2,7 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.connect;
+package io.floe.connect.version;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +20,8 @@ public final class FloeVersion {
   }
 
   private static String load() {
-    try (InputStream in = FloeVersion.class.getResourceAsStream("floe-version.properties")) {
+    try (InputStream in =
+        FloeVersion.class.getResourceAsStream("/io/floe/connect/floe-version.properties")) {
       if (in == null) {
         return "unknown";
       }

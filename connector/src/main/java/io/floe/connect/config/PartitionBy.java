@@ -2,7 +2,7 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.connect.catalog;
+package io.floe.connect.config;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,109 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The package arrows of ARCHITECTURE.md, checked on the compiled classes: an import that adds an
+ * arrow, or closes a cycle, fails the build. Change the map below together with ARCHITECTURE.md.
+ */
+class ArchitectureTest {
+  private static final String ROOT = "io.floe.connect";
+
+  /** Each package and the Floe packages it may use; the root package may use every one. */
+  static final Map<String, Set<String>> ARROWS = new LinkedHashMap<>();
+
+  static {
+    ARROWS.put("version", Set.of());
+    ARROWS.put("metrics", Set.of());
+    ARROWS.put("convert", Set.of());
+    ARROWS.put("control", Set.of());
+    ARROWS.put("avro", Set.of("version"));
+    ARROWS.put("config", Set.of("convert"));
+    ARROWS.put("catalog", Set.of("config"));
+    ARROWS.put("route", Set.of("config"));
+    ARROWS.put("schema", Set.of("avro", "catalog", "convert"));
+    ARROWS.put("write", Set.of("catalog", "config", "convert", "metrics", "route", "schema"));
+    ARROWS.put("errors", Set.of("write"));
+    ARROWS.put("commit", Set.of("config", "control", "metrics", "write"));
+  }
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(ROOT);
+  }
+
+  static Set<String> packages() {
+    return ARROWS.keySet();
+  }
+
+  @ParameterizedTest
+  @MethodSource("packages")
+  void aPackageUsesOnlyThePackagesItsArrowsAllow(String pkg) {
+    Set<String> forbidden = new TreeSet<>(ARROWS.keySet());
+    forbidden.remove(pkg);
+    forbidden.removeAll(ARROWS.get(pkg));
+    String[] names = forbidden.stream().map(p -> ROOT + "." + p + "..").toArray(String[]::new);
+    noClasses()
+        .that()
+        .resideInAPackage(ROOT + "." + pkg + "..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(names)
+        .because("ARCHITECTURE.md allows " + pkg + " to use only " + ARROWS.get(pkg))
+        .check(classes);
+  }
+
+  @Test
+  void noPackageUsesTheRootPackage() {
+    noClasses()
+        .that()
+        .resideInAPackage(ROOT + ".*..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(ROOT)
+        .because("the root package only wires the connector and its task")
+        .check(classes);
+  }
+
+  @Test
+  void thePackagesFormNoCycle() {
+    slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void everyPackageHasItsArrows() {
+    Set<String> found = new TreeSet<>();
+    classes.forEach(
+        c -> {
+          String name = c.getPackageName();
+          if (name.startsWith(ROOT + ".")) {
+            found.add(name.substring(ROOT.length() + 1).split("\\.")[0]);
+          }
+        });
+    org.assertj.core.api.Assertions.assertThat(ARROWS.keySet())
+        .as("packages listed in the architecture test and ARCHITECTURE.md")
+        .containsExactlyInAnyOrderElementsOf(found);
+  }
+}

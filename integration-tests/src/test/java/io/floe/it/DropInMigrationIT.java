@@ -1,0 +1,233 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.ConnectRest;
+import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.RestCatalogServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Moving from the Apache Iceberg sink is a change of {@code connector.class}: the connector configs
+ * of its documentation, with only the class changed (and the documentation's placeholders filled
+ * with this catalog's values), validate without an error and deliver every record once. They set
+ * neither {@code iceberg.kafka.bootstrap.servers} (the worker's own are used) nor a commit timeout
+ * (derived from the interval). They run one after the other under the documentation's one connector
+ * name, as a user trying them in turn would, each reading on from where the last stopped.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DropInMigrationIT {
+  private static final String FLOE = "io.floe.connect.IcebergSinkConnector";
+  private static final String NAME = "events-sink";
+  private static final String TOPIC = "events";
+  private static final int PER_EXAMPLE = 600;
+
+  /** The default interval is 60 s; a cycle may have just started when the records arrive. */
+  private static final Duration DELIVERED = Duration.ofSeconds(180);
+
+  private static final Schema EVENTS =
+      new Schema(
+          Types.NestedField.optional(1, "id", Types.StringType.get()),
+          Types.NestedField.optional(2, "type", Types.StringType.get()),
+          Types.NestedField.optional(3, "ts", Types.TimestampType.withoutZone()),
+          Types.NestedField.optional(4, "payload", Types.StringType.get()));
+
+  private KafkaBroker broker;
+  private RestCatalogServer rest;
+  private Catalog catalog;
+  private ConnectWorker worker;
+  private Admin admin;
+
+  @BeforeAll
+  void startStack() {
+    broker = KafkaBroker.start();
+    rest = RestCatalogServer.withLocalWarehouse();
+    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    worker =
+        ConnectWorker.start(
+            broker, PluginInstall.pluginPath(), new ConnectWorker.Options().groupId("dropin"));
+    admin = broker.admin();
+    broker.createTopic(TOPIC, 4);
+    // the documentation creates its tables first: PARTITIONED BY (hours(ts))
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("default"));
+    PartitionSpec hourly = PartitionSpec.builderFor(EVENTS).hour("ts").build();
+    for (String table : List.of("events", "events_list", "events_create")) {
+      catalog.createTable(TableIdentifier.of("default", table), EVENTS, hourly);
+    }
+  }
+
+  @AfterAll
+  void stopStack() throws Exception {
+    if (admin != null) {
+      admin.close();
+    }
+    for (AutoCloseable service : new AutoCloseable[] {worker, rest, broker}) {
+      if (service != null) {
+        service.close();
+      }
+    }
+  }
+
+  @Test
+  void theApacheSinksDocumentedExamplesRunWithOnlyTheConnectorClassChanged() throws Exception {
+    List<Long> all = new ArrayList<>();
+
+    List<Long> first = send(0);
+    all.addAll(first);
+    run("single-table.json");
+    awaitIds("default.events", first);
+
+    List<Long> second = send(PER_EXAMPLE);
+    all.addAll(second);
+    run("static-routing.json");
+    awaitIds("default.events_list", evens(second));
+    awaitIds("default.events_create", odds(second));
+
+    List<Long> third = send(2 * PER_EXAMPLE);
+    all.addAll(third);
+    run("dynamic-routing.json");
+    List<Long> listed = new ArrayList<>(evens(second));
+    listed.addAll(evens(third));
+    List<Long> created = new ArrayList<>(odds(second));
+    created.addAll(odds(third));
+    awaitIds("default.events_list", listed);
+    awaitIds("default.events_create", created);
+
+    assertThat(ids("default.events"))
+        .as("the first example's table, untouched since")
+        .hasSize(first.size());
+    assertThat(committedTotal()).as("the connector's committed offsets").isEqualTo(all.size());
+    worker.rest().deleteConnector(NAME);
+  }
+
+  /** Validates an example with only its class changed, then runs it alone. */
+  private void run(String example) throws Exception {
+    Map<String, String> config = example(example);
+    config.put("connector.class", FLOE);
+    JsonNode validation = worker.rest().validate(FLOE, config);
+    assertThat(ConnectRest.errorsByKey(validation)).as("errors of %s", example).isEmpty();
+    assertThat(validation.path("error_count").asInt()).isZero();
+    if (worker.rest().send("GET", "/connectors/" + NAME, null).ok()) {
+      worker.rest().deleteConnector(NAME); // the previous example stops where it committed
+    }
+    worker.rest().putConnector(NAME, config);
+    worker.rest().awaitRunning(NAME, 2, Duration.ofSeconds(60));
+  }
+
+  /** The documentation's config, its placeholders filled with this stack's catalog. */
+  private Map<String, String> example(String file) {
+    String path = "/apache-sink-examples/" + file;
+    try (InputStream in = DropInMigrationIT.class.getResourceAsStream(path)) {
+      JsonNode body = new ObjectMapper().readTree(in);
+      JsonNode config = body.path("config");
+      Map<String, String> map = new LinkedHashMap<>();
+      map.put("name", body.path("name").asText()); // as POST /connectors adds it
+      config.properties().forEach(e -> map.put(e.getKey(), fill(e.getValue().asText())));
+      return map;
+    } catch (IOException e) {
+      throw new UncheckedIOException(path, e);
+    }
+  }
+
+  private String fill(String value) {
+    return switch (value) {
+      case "https://localhost" -> rest.uri().toString();
+      case "<credential>" -> "floe-test:secret";
+      case "<warehouse name>" -> rest.warehouse();
+      default -> value;
+    };
+  }
+
+  /** Sends {@value #PER_EXAMPLE} events from id {@code from}: even ids list, odd ids create. */
+  private List<Long> send(long from) {
+    List<Long> ids = LongStream.range(from, from + PER_EXAMPLE).boxed().toList();
+    try (KafkaProducer<String, String> producer = broker.stringProducer()) {
+      for (long id : ids) {
+        String type = id % 2 == 0 ? "list" : "create";
+        String value =
+            String.format(
+                "{\"id\":\"%d\",\"type\":\"%s\",\"db_table\":\"default.events_%s\","
+                    + "\"ts\":\"2026-12-03T%02d:15:30\",\"payload\":\"p%d\"}",
+                id, type, type, id % 24, id);
+        producer.send(new ProducerRecord<>(TOPIC, Long.toString(id), value));
+      }
+      producer.flush();
+    }
+    return ids;
+  }
+
+  private void awaitIds(String table, List<Long> expected) throws InterruptedException {
+    Instant deadline = Instant.now().plus(DELIVERED);
+    while (TableOracle.totalRecords(catalog, List.of(TableIdentifier.parse(table)))
+            < expected.size()
+        && Instant.now().isBefore(deadline)) {
+      Thread.sleep(500);
+    }
+    assertThat(ids(table)).as("ids in %s", table).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  private List<Long> ids(String table) {
+    List<Long> ids = new ArrayList<>();
+    try (var rows =
+        org.apache.iceberg.data.IcebergGenerics.read(
+                catalog.loadTable(TableIdentifier.parse(table)))
+            .build()) {
+      rows.forEach(row -> ids.add(Long.parseLong((String) row.getField("id"))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ids;
+  }
+
+  private long committedTotal() {
+    long total = 0;
+    for (Map.Entry<TopicPartition, OffsetAndMetadata> offset :
+        TableOracle.committedOffsets(admin, "connect-" + NAME).entrySet()) {
+      total += offset.getValue().offset();
+    }
+    return total;
+  }
+
+  private static List<Long> evens(List<Long> ids) {
+    return ids.stream().filter(id -> id % 2 == 0).toList();
+  }
+
+  private static List<Long> odds(List<Long> ids) {
+    return ids.stream().filter(id -> id % 2 == 1).toList();
+  }
+}
