@@ -58,15 +58,21 @@ public final class LogFile {
 
   /**
    * Waits until a line logged since {@code from} matches {@code pattern}, and returns the first
-   * match; fails with the log's location after {@code timeout}.
+   * match; fails with the log's location after {@code timeout}. Each look reads only what was
+   * logged since the last one.
    */
   public Matcher await(Pattern pattern, long from, Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
+    long position = from;
     while (true) {
-      List<Matcher> found = matches(pattern, from);
-      if (!found.isEmpty()) {
-        return found.get(0);
+      Chunk chunk = read(position);
+      for (String line : chunk.lines()) {
+        Matcher matcher = pattern.matcher(line);
+        if (matcher.find()) {
+          return matcher;
+        }
       }
+      position = chunk.end();
       if (Instant.now().isAfter(deadline)) {
         throw new AssertionError(
             "No line matching '" + pattern + "' in " + path + " within " + timeout);
@@ -75,16 +81,30 @@ public final class LogFile {
     }
   }
 
+  /** Complete lines read from a position, and the position after the last of them. */
+  private record Chunk(List<String> lines, long end) {}
+
   private List<String> linesSince(long from) {
+    return read(from).lines();
+  }
+
+  private Chunk read(long from) {
     if (!Files.exists(path)) {
-      return List.of();
+      return new Chunk(List.of(), from);
     }
     try (InputStream in = Files.newInputStream(path)) {
       in.skipNBytes(Math.min(from, Files.size(path)));
-      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      int end = text.lastIndexOf('\n');
+      byte[] bytes = in.readAllBytes();
+      int end = bytes.length - 1;
+      while (end >= 0 && bytes[end] != '\n') {
+        end--;
+      }
       // a line still being written is left for the next read
-      return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
+      if (end < 0) {
+        return new Chunk(List.of(), from);
+      }
+      String text = new String(bytes, 0, end, StandardCharsets.UTF_8);
+      return new Chunk(List.of(text.split("\n")), from + end + 1);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + path, e);
     }
