@@ -63,6 +63,7 @@ import org.slf4j.LoggerFactory;
 public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  private static final Duration CLIENT_CLOSE = Duration.ofSeconds(1);
   private static final long FIRST_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 30_000;
 
@@ -75,15 +76,13 @@ public final class Coordinator implements AutoCloseable {
   private final EventCodec codec = new EventCodec();
   private final CycleTracker tracker;
   private final SilentPartitions silence;
-  private boolean partitionsKnown;
   private final TableCommitter committer;
   private final CoordinatorMetrics metrics;
   private final List<PendingEvent> pending = new ArrayList<>();
-  private final Thread thread;
+  private final ControlLoop loop;
   private volatile Thread restore;
   private Producer<byte[], byte[]> producer;
   private volatile Consumer<byte[], byte[]> consumer;
-  private volatile boolean running = true;
   private volatile RuntimeException failure;
   private TableCommitter.Cycle retrying;
   private long retryAtMs = -1;
@@ -115,12 +114,13 @@ public final class Coordinator implements AutoCloseable {
     this.silence =
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
     this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic);
-    this.thread = new Thread(this::run, "floe-coordinator-" + settings.connectorName());
-    this.thread.setDaemon(true);
+    this.loop =
+        new ControlLoop(
+            "floe-coordinator-" + settings.connectorName(), this::open, this::turn, this::release);
   }
 
   public void start() {
-    thread.start();
+    loop.start();
   }
 
   /** Throws the coordinator's failure, if it failed. */
@@ -128,13 +128,6 @@ public final class Coordinator implements AutoCloseable {
     RuntimeException failed = failure;
     if (failed != null) {
       throw failed;
-    }
-  }
-
-  private void run() {
-    boolean alive = open();
-    while (alive && running) {
-      alive = turn();
     }
   }
 
@@ -174,7 +167,7 @@ public final class Coordinator implements AutoCloseable {
       part.run();
       return true;
     } catch (WakeupException e) {
-      if (running) {
+      if (loop.running()) {
         fail(new ConnectException("The coordinator's consumer was woken up unexpectedly", e));
       }
     } catch (ProducerFencedException | InvalidProducerEpochException e) {
@@ -195,7 +188,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void fail(RuntimeException error) {
-    if (!running) {
+    if (!loop.running()) {
       return;
     }
     RuntimeException e = settings.secrets().guard(error);
@@ -225,7 +218,7 @@ public final class Coordinator implements AutoCloseable {
 
   private void restoreTableMetrics() {
     for (String table : settings.tables()) {
-      if (!running) {
+      if (!loop.running()) {
         return;
       }
       try {
@@ -357,7 +350,7 @@ public final class Coordinator implements AutoCloseable {
    * the connector must not look healthy meanwhile (R4).
    */
   private void checkNotSilent() {
-    if (!partitionsKnown) {
+    if (!tracker.expectedKnown()) {
       return;
     }
     Set<TopicPartition> silent = silence.cycleEnded(tracker.expected(), clock.millis());
@@ -389,23 +382,27 @@ public final class Coordinator implements AutoCloseable {
 
   private void startCycle() {
     UUID commitId = UUID.randomUUID();
-    Set<TopicPartition> expected;
-    partitionsKnown = false;
+    Set<TopicPartition> expected = null;
     try {
       expected = sourcePartitions.get();
-      partitionsKnown = true;
     } catch (RuntimeException e) {
       LOG.warn(
           "Cannot list the source partitions ({}); the cycle runs to its timeout",
           settings.secrets().mask(e.toString()));
-      expected = Set.of(new TopicPartition("\u0000unknown", 0));
     }
     producer.beginTransaction();
     producer.send(record(new StartCommit(commitId)));
     producer.commitTransaction();
-    tracker.start(commitId, expected);
+    if (expected == null) {
+      tracker.startUnknown(commitId);
+    } else {
+      tracker.start(commitId, expected);
+    }
     metrics.cycleStarted();
-    LOG.debug("Started cycle {} for {} source partitions", commitId, expected.size());
+    LOG.debug(
+        "Started cycle {} for {} source partitions",
+        commitId,
+        expected == null ? "unknown" : expected.size());
   }
 
   private Map<Integer, Long> position() {
@@ -547,23 +544,32 @@ public final class Coordinator implements AutoCloseable {
         codec.encode(groupId, sender, clock.millis(), event));
   }
 
-  @Override
-  public void close() {
-    running = false;
+  /** Closes the control clients: by the coordinator's thread as it ends, or by {@link #close}. */
+  private void release() {
     if (consumer != null) {
-      consumer.wakeup();
-    }
-    try {
-      thread.join(Duration.ofSeconds(30).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (consumer != null) {
-      consumer.close(Duration.ofSeconds(5));
+      consumer.close(CLIENT_CLOSE);
     }
     if (producer != null) {
-      producer.close(Duration.ofSeconds(5));
+      producer.close(CLIENT_CLOSE);
     }
+  }
+
+  /**
+   * Stops the coordinator's thread ({@link ControlLoop#STOP_TIMEOUT} at most) and the metrics
+   * restore beside it.
+   */
+  @Override
+  public void close() {
+    Thread restoring = restore;
+    if (restoring != null) {
+      restoring.interrupt(); // it reads the catalog only: nothing is left half done
+    }
+    loop.stop(
+        () -> {
+          if (consumer != null) {
+            consumer.wakeup();
+          }
+        });
     metrics.close();
     LOG.info("Coordinator of connector {} stopped", settings.connectorName());
   }

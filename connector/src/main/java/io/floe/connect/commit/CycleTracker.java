@@ -30,6 +30,7 @@ final class CycleTracker {
   private boolean earlyRequested;
   private UUID commitId;
   private Set<TopicPartition> expected = Set.of();
+  private boolean expectedKnown;
   private long startedMs;
   private int workersAnswered;
 
@@ -69,8 +70,21 @@ final class CycleTracker {
    * Starts a cycle that is complete when every partition of {@code expectedPartitions} answered.
    */
   void start(UUID id, Set<TopicPartition> expectedPartitions) {
+    start(id, expectedPartitions, true);
+  }
+
+  /**
+   * Starts a cycle without knowing which partitions must answer (they could not be listed): it is
+   * never complete and runs to its timeout.
+   */
+  void startUnknown(UUID id) {
+    start(id, Set.of(), false);
+  }
+
+  private void start(UUID id, Set<TopicPartition> expectedPartitions, boolean known) {
     commitId = id;
     expected = Set.copyOf(expectedPartitions);
+    expectedKnown = known;
     answered.clear();
     workersAnswered = 0;
     startedMs = clock.millis();
@@ -91,7 +105,7 @@ final class CycleTracker {
 
   /** Every expected partition answered. */
   boolean complete() {
-    return inCycle() && answered.keySet().containsAll(expected);
+    return inCycle() && expectedKnown && answered.keySet().containsAll(expected);
   }
 
   boolean timedOut() {
@@ -114,6 +128,11 @@ final class CycleTracker {
   /** The partitions the current cycle waits for. */
   Set<TopicPartition> expected() {
     return expected;
+  }
+
+  /** Whether the current cycle knows which partitions must answer. */
+  boolean expectedKnown() {
+    return expectedKnown;
   }
 
   int expectedCount() {

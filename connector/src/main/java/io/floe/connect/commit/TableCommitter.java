@@ -20,6 +20,7 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -236,6 +237,11 @@ final class TableCommitter {
       files += event.event().fileCount();
       records += event.event().recordCount();
       bytes += event.event().totalFileSizeBytes();
+    }
+    if (bytes > 0) {
+      // Iceberg counts the files and rows of an appended manifest, not their size: without this
+      // total-files-size would stay 0, and tools reading summaries would see an empty table
+      append.set(SnapshotSummary.ADDED_FILE_SIZE_PROP, Long.toString(bytes));
     }
     Map<Integer, Long> position = new TreeMap<>(cycle.controlPosition());
     append.set(CommitMarks.COMMIT_ID, cycle.commitId().toString());

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -68,6 +69,7 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  private static final Duration CLIENT_CLOSE = Duration.ofSeconds(1);
   private static final long FIRST_WRITE_BACKOFF_MS = 500;
   private static final long MAX_WRITE_BACKOFF_MS = 5_000;
 
@@ -84,11 +86,10 @@ public final class Worker implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<TopicPartition, Long> rewinds = new HashMap<>();
-  private final Thread thread;
+  private final ControlLoop loop;
   private Producer<byte[], byte[]> producer;
   private Consumer<byte[], byte[]> consumer;
   private volatile ConsumerGroupMetadata groupMetadata;
-  private volatile boolean running = true;
   private volatile RuntimeException failure;
   private volatile boolean earlyRequested;
   private Uncertain uncertain;
@@ -149,14 +150,14 @@ public final class Worker implements AutoCloseable {
     this.clock = clock;
     this.metrics = metrics;
     this.groupMetadata = groupMetadata.get();
-    this.thread = new Thread(this::run, "floe-worker-" + settings.taskId());
-    this.thread.setDaemon(true);
+    this.loop =
+        new ControlLoop("floe-worker-" + settings.taskId(), () -> true, this::turn, this::release);
   }
 
   /** Opens the control clients and starts answering. */
   public void start() {
     openClients();
-    thread.start();
+    loop.start();
     LOG.info(
         "Worker of task {} started (transactional id {}, control topic {})",
         settings.taskId(),
@@ -284,13 +285,6 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private void run() {
-    boolean alive = true;
-    while (alive && running) {
-      alive = turn();
-    }
-  }
-
   /**
    * One turn of the control thread: polls the control topic once, answers what asks for an answer
    * and sends an early commit request if one is due.
@@ -311,7 +305,7 @@ public final class Worker implements AutoCloseable {
       }
       return true;
     } catch (org.apache.kafka.common.errors.WakeupException e) {
-      if (running) {
+      if (loop.running()) {
         fail(new ConnectException("The worker's control consumer was woken up unexpectedly", e));
       }
     } catch (RuntimeException e) {
@@ -730,24 +724,40 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  @Override
-  public void close() {
-    running = false;
+  /** Closes the control clients: by the control thread as it ends, or by {@link #close}. */
+  private void release() {
     if (consumer != null) {
-      consumer.wakeup();
-    }
-    try {
-      thread.join(Duration.ofSeconds(30).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (consumer != null) {
-      consumer.close(Duration.ofSeconds(5));
+      consumer.close(CLIENT_CLOSE);
     }
     if (producer != null) {
-      producer.close(Duration.ofSeconds(5));
+      producer.close(CLIENT_CLOSE);
     }
-    lock.lock();
+  }
+
+  /**
+   * Stops the control thread (waiting {@link ControlLoop#STOP_TIMEOUT} at most) and closes the
+   * writer, abandoning what it did not hand over. A control thread stuck in a hand-over keeps the
+   * writer; it is left to it.
+   */
+  @Override
+  public void close() {
+    loop.stop(
+        () -> {
+          if (consumer != null) {
+            consumer.wakeup();
+          }
+        });
+    boolean locked;
+    try {
+      locked = lock.tryLock(ControlLoop.STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      locked = false;
+    }
+    if (!locked) {
+      LOG.warn("Task {} leaves its writer to its control thread, still busy", settings.taskId());
+      return;
+    }
     try {
       writer.close();
     } finally {

@@ -101,4 +101,17 @@ class CycleTrackerTest {
     clock.advance(1);
     assertThat(tracker.startDue()).isTrue();
   }
+
+  @Test
+  void aCycleWithoutKnownPartitionsIsNeverCompleteAndRunsToItsTimeout() {
+    MutableClock clock = new MutableClock(0);
+    CycleTracker tracker = new CycleTracker(Duration.ofSeconds(10), Duration.ofSeconds(5), clock);
+    UUID id = UUID.randomUUID();
+    tracker.startUnknown(id);
+    tracker.answered(id, List.of(new PartitionOffset("t", 0, 1L, null)));
+    assertThat(tracker.complete()).isFalse();
+    assertThat(tracker.expectedKnown()).isFalse();
+    clock.advance(5_000);
+    assertThat(tracker.timedOut()).isTrue();
+  }
 }

@@ -92,6 +92,32 @@ class TableCommitterTest {
   }
 
   @Test
+  void theSummarysStandardFileCountsAndSizesMatchTheFiles() throws IOException {
+    UUID first = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10), event(4, first, 20)), 5));
+    UUID second = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(second, List.of(event(6, second, 5)), 7));
+
+    table.refresh();
+    long size = 0;
+    long files = 0;
+    long records = 0;
+    try (var tasks = table.newScan().planFiles()) {
+      for (var task : tasks) {
+        size += task.file().fileSizeInBytes();
+        files++;
+        records += task.file().recordCount();
+      }
+    }
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("added-files-size", "105")
+        .containsEntry("total-files-size", Long.toString(size))
+        .containsEntry("total-data-files", Long.toString(files))
+        .containsEntry("total-records", Long.toString(records));
+    assertThat(size).isEqualTo(110 + 120 + 105);
+  }
+
+  @Test
   void replayedEventsBelowTheStoredPositionAreNotCommittedAgain() throws IOException {
     UUID first = UUID.randomUUID();
     PendingEvent old = event(3, first, 10);
