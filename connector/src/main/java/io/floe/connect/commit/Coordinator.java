@@ -79,6 +79,14 @@ public final class Coordinator implements AutoCloseable {
   private final TableCommitter committer;
   private final CoordinatorMetrics metrics;
   private final List<PendingEvent> pending = new ArrayList<>();
+
+  /**
+   * The newest source offset of each partition in the answers read and not yet committed, late
+   * answers to earlier cycles included: their data is pending with the rest and is committed with
+   * it, so their offsets must be recorded with it too.
+   */
+  private final Map<TopicPartition, Long> answeredOffsets = new HashMap<>();
+
   private final ControlLoop loop;
   private volatile Thread restore;
   private Producer<byte[], byte[]> producer;
@@ -298,6 +306,12 @@ public final class Coordinator implements AutoCloseable {
       pending.add(new PendingEvent(record.partition(), record.offset(), written));
     } else if (event instanceof DataComplete complete) {
       tracker.answered(complete.commitId(), complete.assignments());
+      for (io.floe.connect.control.PartitionOffset answer : complete.assignments()) {
+        if (answer.offset() != null) {
+          answeredOffsets.merge(
+              new TopicPartition(answer.topic(), answer.partition()), answer.offset(), Math::max);
+        }
+      }
       silence.heard(
           complete.assignments().stream()
               .map(p -> new TopicPartition(p.topic(), p.partition()))
@@ -333,7 +347,7 @@ public final class Coordinator implements AutoCloseable {
                 tracker.commitId(),
                 TableCommitter.byTable(pending),
                 position(),
-                tracker.sourceOffsets(),
+                Map.copyOf(answeredOffsets),
                 tracker.validThroughMs(),
                 timedOut);
         checkNotSilent();
@@ -375,7 +389,7 @@ public final class Coordinator implements AutoCloseable {
         cycle.commitId(),
         TableCommitter.byTable(pending),
         position(),
-        cycle.sourceOffsets(),
+        Map.copyOf(answeredOffsets),
         cycle.validThroughMs(),
         cycle.partial());
   }
@@ -428,6 +442,7 @@ public final class Coordinator implements AutoCloseable {
             });
     outcome.failures().keySet().forEach(table -> metrics.table(table).failed());
     if (outcome.failures().isEmpty()) {
+      cycle.sourceOffsets().forEach((p, offset) -> answeredOffsets.remove(p, offset));
       retrying = null;
       firstFailureMs = -1;
       backoffMs = FIRST_BACKOFF_MS;

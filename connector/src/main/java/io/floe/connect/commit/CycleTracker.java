@@ -157,18 +157,6 @@ final class CycleTracker {
     return min == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(min);
   }
 
-  /** The next source offsets the answers reported, by partition. */
-  Map<TopicPartition, Long> sourceOffsets() {
-    Map<TopicPartition, Long> offsets = new HashMap<>();
-    answered.forEach(
-        (partition, answer) -> {
-          if (answer.offset() != null) {
-            offsets.put(partition, answer.offset());
-          }
-        });
-    return offsets;
-  }
-
   /** Ends the current cycle. */
   void finish() {
     commitId = null;

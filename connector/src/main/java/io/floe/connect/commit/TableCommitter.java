@@ -62,7 +62,7 @@ final class TableCommitter {
    * @param commitId the cycle
    * @param events the pending events by table
    * @param controlPosition the control-topic position every pending event is below
-   * @param sourceOffsets the source offsets the cycle's answers reported
+   * @param sourceOffsets the newest source offsets of the answers whose data the cycle commits
    * @param validThroughMs the cycle's watermark, for a complete cycle
    * @param partial whether the cycle timed out before every source partition answered
    */
@@ -249,9 +249,12 @@ final class TableCommitter {
     append.set(
         CommitMarks.CONTROL_OFFSETS + groupId,
         CommitMarks.controlOffsets(controlTopic.name(), controlTopic.id().toString(), position));
-    if (!cycle.sourceOffsets().isEmpty()) {
-      append.set(
-          CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(cycle.sourceOffsets()));
+    // the table's previous offsets carry over for the partitions this cycle brings nothing of
+    Map<TopicPartition, Long> sourceOffsets =
+        new HashMap<>(prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
+    cycle.sourceOffsets().forEach((p, offset) -> sourceOffsets.merge(p, offset, Math::max));
+    if (!sourceOffsets.isEmpty()) {
+      append.set(CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(sourceOffsets));
     }
     Long previous = prepared.base().map(CommitMarks.Mark::validThroughMs).orElse(null);
     Long validThrough = null;

@@ -243,6 +243,29 @@ class CoordinatorTest {
         .isEqualTo(Map.of(control.topic().partitions().get(0), new OffsetAndMetadata(end)));
   }
 
+  @Test
+  void theOffsetsOfALateAnswerAreRecordedWithItsDataAndIdlePartitionsKeepTheirs() {
+    coordinator = open(control);
+    UUID first = nextCycle();
+    answer("orders-0", first, Map.of(P0, 3L), written(first, 3).event());
+    answer("orders-1", first, Map.of(P1, 7L), written(first, 7).event());
+    turn();
+    UUID second = nextCycle();
+    answer("orders-0", second, Map.of(P0, 5L), written(second, 2).event());
+    clock.advance(TIMEOUT_MS);
+    turn(); // timed out: partition 1 has not answered
+    answer("orders-1", second, Map.of(P1, 9L), written(second, 2).event()); // late
+    UUID third = nextCycle();
+    answer("orders-0", third, idle(P0));
+    answer("orders-1", third, idle(P1));
+    turn();
+
+    assertThat(snapshots()).hasSize(3);
+    assertThat(table.currentSnapshot().summary())
+        .as("the late answer's offset with its data; the idle partition 0 keeps its offset")
+        .containsEntry("floe.source-offsets." + GROUP, "{\"orders\":{\"0\":5,\"1\":9}}");
+  }
+
   /** A cycle in which only partition 0 answers, run to its timeout. */
   private UUID cycleWithoutPartition1() {
     UUID cycle = nextCycle();

@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -27,10 +29,12 @@ import org.apache.kafka.clients.producer.Partitioner;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -39,6 +43,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * consumer group), and {@link MockConsumer}s that read the topic. Aborted or failed transactions
  * leave no trace, as with a {@code read_committed} consumer. Not thread-safe: tests drive the
  * control threads' steps by hand.
+ *
+ * <p>As in Kafka, a producer that initialises transactions fences the older producer of its
+ * transactional id, and offsets sent to a transaction with the group metadata of an older
+ * generation than the group's current one (see {@link #generation}) fail it. A {@link
+ * ControlFaults} sees every transactional step and every poll, to fail, delay or repeat them.
  */
 final class InMemoryControlTopic implements KafkaClients {
   static final String NAME = "floe-control";
@@ -51,6 +60,18 @@ final class InMemoryControlTopic implements KafkaClients {
   private final Map<String, Map<TopicPartition, OffsetAndMetadata>> groups = new HashMap<>();
   private final Map<String, TopicProducer> producers = new HashMap<>();
   private final Map<String, TopicConsumer> consumers = new HashMap<>();
+  private final Map<String, Integer> generations = new HashMap<>();
+  private final Map<TopicPartition, TopicProducer> pendingOffsets = new HashMap<>();
+  private final List<TopicProducer> opened = new ArrayList<>();
+  private java.util.function.LongSupplier now = () -> 0;
+  private long transactionTimeoutMs = Long.MAX_VALUE;
+  private ControlFaults faults = new ControlFaults() {};
+
+  /** Where a commit that timed out stands: it landed, or lands only if asked again. */
+  private enum Commit {
+    LANDED,
+    PENDING
+  }
 
   InMemoryControlTopic() {
     this(Uuid.randomUuid());
@@ -65,9 +86,52 @@ final class InMemoryControlTopic implements KafkaClients {
     return topic;
   }
 
+  void faults(ControlFaults injected) {
+    this.faults = injected;
+  }
+
+  /**
+   * Sets consumer group {@code groupId}'s generation: from now on, offsets sent to a transaction
+   * with an older generation fail it, as Kafka fences a member that missed a rebalance.
+   */
+  void generation(String groupId, int generationId) {
+    generations.put(groupId, generationId);
+  }
+
+  /**
+   * Aborts, as Kafka's transaction coordinator does, every transaction open for longer than {@code
+   * timeoutMs} by {@code clock}; its producer is fenced.
+   */
+  void transactionTimeout(java.util.function.LongSupplier clock, long timeoutMs) {
+    this.now = clock;
+    this.transactionTimeoutMs = timeoutMs;
+  }
+
+  /**
+   * Whether a {@code read_committed} consumer of a group can read the group's committed offset of
+   * {@code partition} now: not while an open transaction holds an offset of it (Kafka's
+   * require_stable offset fetch, KIP-447). Transactions past their timeout are aborted first.
+   */
+  boolean offsetStable(TopicPartition partition) {
+    for (TopicProducer producer : List.copyOf(opened)) {
+      producer.expireIfTimedOut();
+    }
+    return !pendingOffsets.containsKey(partition);
+  }
+
+  /** Fences the current producer of {@code transactionalId}, as a newer one would. */
+  void fence(String transactionalId) {
+    TopicProducer producer = producers.get(transactionalId);
+    if (producer != null) {
+      producer.fence();
+    }
+  }
+
   @Override
   public Producer<byte[], byte[]> producer(String transactionalId, String clientId) {
-    return new TopicProducer(transactionalId);
+    TopicProducer producer = new TopicProducer(transactionalId);
+    opened.add(producer);
+    return producer;
   }
 
   @Override
@@ -132,9 +196,16 @@ final class InMemoryControlTopic implements KafkaClients {
     return groups.getOrDefault(groupId, Map.of());
   }
 
-  /** A transactional producer whose committed sends are appended to the topic. */
+  /**
+   * A transactional producer whose committed sends are appended to the topic. A fenced one learns
+   * it at its next transactional step, as Kafka's does; its sends fail only their futures.
+   */
   private final class TopicProducer extends MockProducer<byte[], byte[]> {
     private final String transactionalId;
+    private boolean fenced;
+    private KafkaException failed;
+    private Commit timedOut;
+    private long beganMs;
 
     TopicProducer(String transactionalId) {
       super(
@@ -151,18 +222,114 @@ final class InMemoryControlTopic implements KafkaClients {
       this.transactionalId = transactionalId;
     }
 
+    void fence() {
+      if (!fenced && transactionInitialized() && !closed()) {
+        fenceProducer();
+      }
+      fenced = true;
+      if (timedOut == Commit.PENDING) {
+        timedOut = null; // the newer producer's initialisation aborts the open transaction
+      }
+      releaseOffsets();
+      opened.remove(this);
+    }
+
+    /** The transaction coordinator aborts a transaction open for too long and fences it. */
+    void expireIfTimedOut() {
+      boolean open = transactionInFlight() || timedOut == Commit.PENDING;
+      if (open && !fenced && now.getAsLong() - beganMs > transactionTimeoutMs) {
+        fence();
+      }
+    }
+
+    private void releaseOffsets() {
+      pendingOffsets.values().removeIf(holder -> holder == this);
+    }
+
     /** As with Kafka, the producer initialised last with a transactional id fences the others. */
     @Override
     public synchronized void initTransactions() {
+      faults.before(ControlFaults.Step.INIT, transactionalId);
       super.initTransactions();
-      TopicProducer previous = producers.put(transactionalId, this);
-      if (previous != null && previous != this && !previous.closed()) {
-        previous.fenceProducer();
+      TopicProducer older = producers.put(transactionalId, this);
+      if (older != null && older != this) {
+        older.fence();
       }
     }
 
     @Override
+    public void beginTransaction() {
+      checkNoCommitToRetry("beginTransaction");
+      faults.before(ControlFaults.Step.BEGIN, transactionalId);
+      super.beginTransaction();
+      failed = null;
+      beganMs = now.getAsLong();
+    }
+
+    @Override
+    public synchronized java.util.concurrent.Future<
+            org.apache.kafka.clients.producer.RecordMetadata>
+        send(ProducerRecord<byte[], byte[]> record) {
+      if (fenced) {
+        java.util.concurrent.CompletableFuture<org.apache.kafka.clients.producer.RecordMetadata>
+            future = new java.util.concurrent.CompletableFuture<>();
+        future.completeExceptionally(new ProducerFencedException("fenced by a newer producer"));
+        return future;
+      }
+      return super.send(record);
+    }
+
+    @Override
+    public void sendOffsetsToTransaction(
+        Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
+      faults.before(ControlFaults.Step.SEND_OFFSETS, transactionalId);
+      Integer current = generations.get(group.groupId());
+      if (current != null && group.generationId() != current && !fenced) {
+        // Kafka answers ILLEGAL_GENERATION: the transaction can only be aborted
+        failed =
+            new CommitFailedException(
+                "generation "
+                    + group.generationId()
+                    + " of group "
+                    + group.groupId()
+                    + " is stale");
+        throw failed;
+      }
+      super.sendOffsetsToTransaction(offsets, group);
+      offsets.keySet().forEach(partition -> pendingOffsets.put(partition, this));
+    }
+
+    @Override
     public synchronized void commitTransaction() {
+      if (failed != null) {
+        throw new KafkaException("the transaction failed before: " + failed.getMessage(), failed);
+      }
+      if (timedOut == Commit.LANDED) {
+        timedOut = null; // Kafka answers a retried commit with the first one's outcome
+        return;
+      }
+      if (timedOut == Commit.PENDING) {
+        timedOut = null;
+        land();
+        return;
+      }
+      try {
+        faults.before(ControlFaults.Step.COMMIT, transactionalId);
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        timedOut = Commit.PENDING;
+        throw e;
+      }
+      land();
+      try {
+        faults.committed(transactionalId);
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        timedOut = Commit.LANDED;
+        throw e;
+      }
+    }
+
+    private void land() {
+      releaseOffsets();
       int sent = history().size();
       int offsetCommits = consumerGroupOffsetsHistory().size();
       super.commitTransaction();
@@ -177,6 +344,41 @@ final class InMemoryControlTopic implements KafkaClients {
         commit.forEach(
             (group, offsets) ->
                 groups.computeIfAbsent(group, g -> new HashMap<>()).putAll(offsets));
+      }
+    }
+
+    /**
+     * As Kafka's producer: closing completes a commit that was asked for, and aborts a transaction
+     * still open.
+     */
+    @Override
+    public void close(Duration timeout) {
+      if (!fenced && timedOut == Commit.PENDING) {
+        timedOut = null;
+        land();
+      } else if (!fenced && transactionInFlight()) {
+        super.abortTransaction();
+        releaseOffsets();
+      }
+      opened.remove(this);
+      super.close(timeout);
+    }
+
+    @Override
+    public synchronized void abortTransaction() {
+      checkNoCommitToRetry("abortTransaction");
+      super.abortTransaction();
+      releaseOffsets();
+    }
+
+    /** As Kafka's producer, which must be asked again to commit after a commit timed out. */
+    private void checkNoCommitToRetry(String operation) {
+      if (timedOut != null) {
+        throw new IllegalStateException(
+            "Cannot attempt operation `"
+                + operation
+                + "` because the previous call to `commitTransaction` timed out and must be"
+                + " retried");
       }
     }
   }
@@ -213,27 +415,39 @@ final class InMemoryControlTopic implements KafkaClients {
       updateBeginningOffsets(Map.of(PARTITION, 0L));
     }
 
-    /** Hands the consumer what was appended since it last looked. */
-    private void catchUp() {
+    /** Hands the consumer what was appended since it last looked, at most {@code limit}. */
+    private void catchUp(int limit) {
       updateEndOffsets(Map.of(PARTITION, (long) log.size()));
       if (assignment().contains(PARTITION)) {
-        for (; fed < log.size(); fed++) {
+        fed = (int) Math.max(fed, super.position(PARTITION));
+        int fedNow = 0;
+        for (; fed < log.size() && fedNow < limit; fed++) {
           addRecord(log.get(fed));
+          fedNow++;
         }
       }
     }
 
     @Override
     public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-      catchUp();
+      catchUp(faults.pollLimit());
       ConsumerRecords<byte[], byte[]> records = super.poll(timeout);
       records.forEach(record -> read.add(record.offset()));
-      return records;
+      int again = faults.redeliveries();
+      if (again <= 0 || read.isEmpty()) {
+        return records;
+      }
+      List<ConsumerRecord<byte[], byte[]>> repeated = new ArrayList<>();
+      records.forEach(repeated::add);
+      for (Long offset : read.subList(Math.max(0, read.size() - again), read.size())) {
+        repeated.add(log.get(offset.intValue()));
+      }
+      return new ConsumerRecords<>(Map.of(PARTITION, repeated));
     }
 
     @Override
     public synchronized long position(TopicPartition partition) {
-      catchUp();
+      catchUp(Integer.MAX_VALUE);
       return super.position(partition);
     }
 

@@ -1,0 +1,271 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * What must hold once a schedule has settled: every produced record is in every table exactly once;
+ * the Connect group's committed offsets are the ends of the source partitions and what the tables'
+ * snapshot summaries say; no data file was added twice; watermarks never went back; and no file a
+ * snapshot references was written twice or by an instance after its replacement started (nothing
+ * Floe writes may replace a file).
+ */
+final class SimOracle {
+  /** A broken rule. */
+  record Violation(String rule, String detail) {
+    @Override
+    public String toString() {
+      return rule + ": " + detail;
+    }
+  }
+
+  private final List<Violation> violations = new ArrayList<>();
+
+  List<Violation> violations() {
+    return violations;
+  }
+
+  void violated(String rule, String detail) {
+    violations.add(new Violation(rule, detail));
+  }
+
+  /** Checks one table against the source and the group's committed offsets. */
+  void checkTable(
+      String name,
+      Table table,
+      SimSource source,
+      Map<TopicPartition, Long> committed,
+      SimFileIO io) {
+    table.refresh();
+    checkRows(name, table, source);
+    List<Snapshot> history = history(table);
+    checkSummary(name, history, committed);
+    Map<String, List<String>> manifests = new HashMap<>();
+    Map<Long, List<String>> added = new HashMap<>();
+    for (Snapshot snapshot : history) {
+      added.put(snapshot.snapshotId(), new ArrayList<>());
+      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+        List<String> files =
+            manifests.computeIfAbsent(manifest.path(), path -> dataFiles(table, manifest));
+        if (manifest.snapshotId() != null && manifest.snapshotId() == snapshot.snapshotId()) {
+          added.get(snapshot.snapshotId()).addAll(files);
+        }
+      }
+    }
+    checkAddedOnce(name, history, added);
+    checkWatermarks(name, history);
+    checkCommittedFiles(name, manifests, added, io);
+  }
+
+  /** The group committed the end of every partition that has records, and nothing else. */
+  void checkGroup(SimSource source, Map<TopicPartition, Long> committed) {
+    Map<TopicPartition, Long> expected = new TreeMap<>(SimTask.ORDER);
+    for (TopicPartition partition : source.partitions()) {
+      if (source.end(partition) > 0) {
+        expected.put(partition, source.end(partition));
+      }
+    }
+    Map<TopicPartition, Long> actual = new TreeMap<>(SimTask.ORDER);
+    actual.putAll(committed);
+    if (!expected.equals(actual)) {
+      violated("group-offsets", "committed " + actual + ", source ends " + expected);
+    }
+  }
+
+  /** Every write that replaced an existing file, committed or not. */
+  void checkNoOverwrite(SimFileIO io) {
+    io.writes()
+        .forEach(
+            (path, writes) -> {
+              for (SimFileIO.Write write : writes) {
+                if (write.overwrote()) {
+                  violated("file-overwritten", path + " written " + writes);
+                  return;
+                }
+              }
+            });
+  }
+
+  private void checkRows(String name, Table table, SimSource source) {
+    Map<TopicPartition, Map<Long, Integer>> seen = new HashMap<>();
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+      for (Record row : rows) {
+        TopicPartition partition =
+            new TopicPartition((String) row.getField("topic"), (Integer) row.getField("partition"));
+        seen.computeIfAbsent(partition, p -> new HashMap<>())
+            .merge((Long) row.getField("offset"), 1, Integer::sum);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      violated("table-readable", name + ": " + e);
+      return;
+    }
+    for (TopicPartition partition : source.partitions()) {
+      Map<Long, Integer> counts = seen.getOrDefault(partition, Map.of());
+      List<Long> missing = new ArrayList<>();
+      List<Long> twice = new ArrayList<>();
+      for (long offset = 0; offset < source.end(partition); offset++) {
+        int count = counts.getOrDefault(offset, 0);
+        if (count == 0) {
+          missing.add(offset);
+        } else if (count > 1) {
+          twice.add(offset);
+        }
+      }
+      if (!missing.isEmpty()) {
+        violated("exactly-once", name + " lacks " + partition + " offsets " + ranges(missing));
+      }
+      if (!twice.isEmpty()) {
+        violated(
+            "exactly-once", name + " has " + partition + " offsets " + ranges(twice) + " twice");
+      }
+      for (Long offset : counts.keySet()) {
+        if (offset >= source.end(partition)) {
+          violated("exactly-once", name + " has unknown " + partition + " offset " + offset);
+        }
+      }
+    }
+  }
+
+  /** The table's snapshots, oldest first, along the main branch. */
+  private static List<Snapshot> history(Table table) {
+    List<Snapshot> history = new ArrayList<>();
+    for (Snapshot s = table.currentSnapshot();
+        s != null;
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      history.add(s);
+    }
+    Collections.reverse(history);
+    return history;
+  }
+
+  /**
+   * For every partition, the newest source offset the table's commits recorded equals the group's
+   * committed offset.
+   */
+  private void checkSummary(
+      String name, List<Snapshot> history, Map<TopicPartition, Long> committed) {
+    Map<TopicPartition, Long> latest = new TreeMap<>(SimTask.ORDER);
+    for (Snapshot snapshot : history) {
+      CommitMarks.read(snapshot, SimConnect.GROUP)
+          .ifPresent(mark -> latest.putAll(mark.sourceOffsets()));
+    }
+    Map<TopicPartition, Long> group = new TreeMap<>(SimTask.ORDER);
+    group.putAll(committed);
+    if (!latest.equals(group)) {
+      violated(
+          "source-offsets-summary", name + " summaries say " + latest + ", the group " + group);
+    }
+  }
+
+  private static List<String> dataFiles(Table table, ManifestFile manifest) {
+    List<String> paths = new ArrayList<>();
+    try (ManifestReader<DataFile> reader =
+        ManifestFiles.read(manifest, table.io(), table.specs())) {
+      reader.forEach(file -> paths.add(file.location()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return paths;
+  }
+
+  private void checkAddedOnce(String name, List<Snapshot> history, Map<Long, List<String>> added) {
+    Map<String, Long> addedBy = new HashMap<>();
+    for (Snapshot snapshot : history) {
+      for (String file : added.get(snapshot.snapshotId())) {
+        Long earlier = addedBy.putIfAbsent(file, snapshot.snapshotId());
+        if (earlier != null) {
+          violated(
+              "data-file-added-twice",
+              name + ": " + file + " in snapshots " + earlier + " and " + snapshot.snapshotId());
+        }
+      }
+    }
+  }
+
+  private void checkWatermarks(String name, List<Snapshot> history) {
+    Long previous = null;
+    for (Snapshot snapshot : history) {
+      String value = snapshot.summary().get(CommitMarks.VALID_THROUGH_MS + SimConnect.GROUP);
+      if (value == null) {
+        continue;
+      }
+      long mark = Long.parseLong(value);
+      if (previous != null && mark < previous) {
+        violated(
+            "watermark-backwards",
+            name + ": " + previous + " then " + mark + " in snapshot " + snapshot.snapshotId());
+      }
+      previous = mark;
+    }
+  }
+
+  /**
+   * Every data file and manifest a snapshot references was written once, and not by an instance
+   * whose replacement had started.
+   */
+  private void checkCommittedFiles(
+      String name,
+      Map<String, List<String>> manifests,
+      Map<Long, List<String>> added,
+      SimFileIO io) {
+    Set<String> committed = new HashSet<>(manifests.keySet());
+    manifests.values().forEach(committed::addAll);
+    for (String path : committed) {
+      List<SimFileIO.Write> writes = io.writes().getOrDefault(path, List.of());
+      if (writes.size() > 1) {
+        violated("committed-file-written-twice", name + ": " + path + " " + writes);
+      }
+      for (SimFileIO.Write write : writes) {
+        if (write.worker() && write.writerReplaced()) {
+          violated("committed-file-by-replaced-instance", name + ": " + path + " " + write);
+        }
+      }
+    }
+  }
+
+  private static String ranges(List<Long> offsets) {
+    StringBuilder out = new StringBuilder();
+    int i = 0;
+    int shown = 0;
+    while (i < offsets.size() && shown < 8) {
+      int j = i;
+      while (j + 1 < offsets.size() && offsets.get(j + 1) == offsets.get(j) + 1) {
+        j++;
+      }
+      out.append(out.length() == 0 ? "" : ",").append(offsets.get(i));
+      if (j > i) {
+        out.append("-").append(offsets.get(j));
+      }
+      shown++;
+      i = j + 1;
+    }
+    if (i < offsets.size()) {
+      out.append(",...");
+    }
+    return "[" + out + "]";
+  }
+}

@@ -1,0 +1,288 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import io.floe.connect.commit.SimFaults.Kind;
+import io.floe.connect.write.WriterPoolOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One schedule of the simulation, all of it drawn from its seed: the shape (source partitions,
+ * tables, tasks, settings), the faults, then a run of random steps (produce, poll and put, turns of
+ * the workers' and coordinators' threads, the clock, rebalances, restarts, lost processes), then a
+ * settling phase without faults until every record is committed, then the oracle.
+ */
+final class SimSchedule {
+  private static final int SETTLE_ROUNDS = 400;
+  private static final java.util.concurrent.atomic.AtomicLong RUNS =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * What a schedule found.
+   *
+   * @param seed the schedule's seed
+   * @param violations the broken rules, empty when it passed
+   * @param trace the end of its trace
+   * @param injected the faults it injected, by kind
+   */
+  record Outcome(
+      long seed,
+      List<SimOracle.Violation> violations,
+      String trace,
+      Map<String, Integer> injected) {}
+
+  private final Sim sim;
+  private final SimFaults faults;
+  private final InMemoryControlTopic control = new InMemoryControlTopic();
+  private final SimFileIO io;
+  private final SimCatalog catalog;
+  private final SimSource source;
+  private final List<String> tables = new ArrayList<>();
+  private final SimConnect connect;
+  private final int steps;
+
+  SimSchedule(long seed, boolean echo) {
+    sim = new Sim(seed, echo);
+    faults = new SimFaults(sim, this::fenceActor);
+    io = new SimFileIO(sim, faults);
+    catalog = new SimCatalog("mem://sim-" + seed + "-" + RUNS.incrementAndGet(), io, faults);
+    source = new SimSource(sim.between(1, 4));
+    int tableCount = sim.chance(0.7) ? 1 : 2;
+    String format = sim.chance(0.9) ? "avro" : "parquet";
+    catalog.createNamespace(Namespace.of("db"));
+    for (int t = 0; t < tableCount; t++) {
+      String name = "db.t" + t;
+      tables.add(name);
+      catalog.createTable(
+          TableIdentifier.parse(name),
+          new Schema(
+              Types.NestedField.optional(1, "topic", Types.StringType.get()),
+              Types.NestedField.optional(2, "partition", Types.IntegerType.get()),
+              Types.NestedField.optional(3, "offset", Types.LongType.get())),
+          PartitionSpec.unpartitioned(),
+          Map.of(
+              TableProperties.FORMAT_VERSION, "2",
+              TableProperties.DEFAULT_FILE_FORMAT, format,
+              TableProperties.COMMIT_NUM_RETRIES, Integer.toString(sim.between(0, 3)),
+              TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "0",
+              TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "0"));
+    }
+    long interval = sim.between(1_000, 6_000);
+    ControlSettings settings =
+        SimConnect.settings(
+            Duration.ofMillis(interval),
+            Duration.ofMillis(sim.between(500, 4_000)),
+            Duration.ofMillis(sim.between(5_000, 60_000)),
+            sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE);
+    WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
+    connect =
+        new SimConnect(
+            sim, source, control, catalog, tables, settings, options, sim.between(1, 3), faults);
+    control.faults(faults.forControlTopic());
+    steps = sim.between(30, 160);
+    sim.trace(
+        "seed "
+            + seed
+            + ": "
+            + source.partitions().size()
+            + " partitions, tables "
+            + tables
+            + " ("
+            + format
+            + "), tasks.max "
+            + connect.tasksMax()
+            + ", interval "
+            + interval
+            + " ms, shared files "
+            + options.shareFilesAcrossSourcePartitions()
+            + ", faults "
+            + faults.odds().keySet());
+  }
+
+  Outcome run() {
+    try {
+      connect.startMissingTasks(true);
+      for (int i = 0; i < steps; i++) {
+        sim.nextStep();
+        step();
+      }
+      SimOracle oracle = new SimOracle();
+      if (!settle()) {
+        oracle.violated(
+            "settles",
+            "not every record committed after "
+                + SETTLE_ROUNDS
+                + " rounds without faults: group "
+                + connect.committed()
+                + ", ends "
+                + ends());
+      }
+      check(oracle);
+      return new Outcome(sim.seed, oracle.violations(), sim.trace(), faults.injected());
+    } finally {
+      release();
+    }
+  }
+
+  private void step() {
+    int roll = sim.random.nextInt(100);
+    if (roll < 16) {
+      TopicPartition partition = sim.pick(source.partitions());
+      int count = sim.between(1, 6);
+      source.produce(partition, count, sim.clock.millis());
+    } else if (roll < 38) {
+      somePut();
+    } else if (roll < 60) {
+      List<SimTask> running = connect.running();
+      if (!running.isEmpty()) {
+        sim.pick(running).workerTurn();
+      }
+    } else if (roll < 74) {
+      List<SimTask> coordinators =
+          connect.running().stream().filter(SimTask::hasCoordinator).toList();
+      if (!coordinators.isEmpty()) {
+        sim.pick(coordinators).coordinatorTurn();
+      }
+    } else if (roll < 88) {
+      sim.clock.advance(sim.between(0, 1_500));
+    } else if (roll < 91) {
+      sim.clock.advance(connect.settings().commitInterval().toMillis());
+    } else {
+      connectEvent();
+    }
+  }
+
+  private void somePut() {
+    List<SimTask> running = connect.running();
+    if (!running.isEmpty()) {
+      sim.pick(running).put(source, 5);
+    }
+  }
+
+  /** Something happens to the Connect cluster, of a kind this schedule has. */
+  private void connectEvent() {
+    List<SimTask> live = connect.live();
+    int roll = sim.random.nextInt(6);
+    if (roll == 0 && faults.allows(Kind.REBALANCE) && !live.isEmpty()) {
+      connect.rebalance(sim.chance(0.4));
+    } else if (roll == 1 && faults.allows(Kind.RESTART) && !live.isEmpty()) {
+      connect.restart(sim.pick(live));
+    } else if (roll == 2 && faults.allows(Kind.WORKER_DIES) && !live.isEmpty()) {
+      SimTask victim = sim.pick(live);
+      if (sim.chance(0.7)) {
+        victim.becomeZombie();
+      } else {
+        victim.die();
+      }
+    } else if (roll == 3 && faults.allows(Kind.TASKS_MAX_CHANGES)) {
+      connect.changeTasksMax(sim.between(1, 3));
+    } else if (roll == 4) {
+      // the group notices lost members after its session timeout; Connect restarts failed tasks
+      if (connect.instances().stream().anyMatch(t -> !t.is(SimTask.State.LIVE))) {
+        connect.startMissingTasks(sim.chance(0.5));
+      }
+    } else if (roll == 5 && !connect.running().isEmpty()) {
+      sim.pick(connect.running()).coordinatorTurn();
+    }
+  }
+
+  /**
+   * Without faults, zombies gone and every task running, drives everything until the group has
+   * committed every record and two more cycles have finished.
+   */
+  private boolean settle() {
+    faults.disable();
+    sim.trace("settling");
+    for (SimTask task : connect.instances()) {
+      if (task.is(SimTask.State.ZOMBIE)) {
+        task.die();
+      }
+    }
+    connect.startMissingTasks(true);
+    Map<TopicPartition, Long> ends = ends();
+    Long positionAtEnd = null;
+    for (int round = 0; round < SETTLE_ROUNDS; round++) {
+      sim.nextStep();
+      if (connect.live().size() < connect.tasksMax()
+          || connect.live().stream().noneMatch(SimTask::hasCoordinator)) {
+        connect.startMissingTasks(true);
+      }
+      for (SimTask task : connect.live()) {
+        task.put(source, 50);
+      }
+      connect.live().forEach(SimTask::coordinatorTurn);
+      connect.live().forEach(SimTask::workerTurn);
+      connect.live().forEach(SimTask::coordinatorTurn);
+      sim.clock.advance(connect.settings().commitInterval().toMillis() / 2 + 1);
+      if (connect.committed().equals(ends)) {
+        long position = coordinatorPosition();
+        if (positionAtEnd == null) {
+          positionAtEnd = position;
+        } else if (position > positionAtEnd + 3) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private long coordinatorPosition() {
+    return control.committedOffsets(connect.settings().coordinatorGroupId()).values().stream()
+        .mapToLong(o -> o.offset())
+        .sum();
+  }
+
+  private Map<TopicPartition, Long> ends() {
+    Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+    for (TopicPartition partition : source.partitions()) {
+      if (source.end(partition) > 0) {
+        ends.put(partition, source.end(partition));
+      }
+    }
+    return ends;
+  }
+
+  private void check(SimOracle oracle) {
+    Map<TopicPartition, Long> committed = connect.committed();
+    oracle.checkGroup(source, committed);
+    for (String table : tables) {
+      oracle.checkTable(
+          table, catalog.loadTable(TableIdentifier.parse(table)), source, committed, io);
+    }
+    oracle.checkNoOverwrite(io);
+  }
+
+  /** Fences the producer of the acting thread, as a newer one of its transactional id would. */
+  private void fenceActor() {
+    SimActor actor = sim.actor();
+    ControlSettings settings = SimConnect.settings(actor.taskIndex, connect.settings());
+    control.fence(
+        sim.coordinatorActing()
+            ? settings.coordinatorTransactionalId()
+            : settings.workerTransactionalId());
+  }
+
+  private void release() {
+    for (SimTask task : connect.instances()) {
+      try {
+        task.release();
+      } catch (RuntimeException | SimCrash e) {
+        // the schedule is over: what is left behind does not matter
+      }
+    }
+    List<TableIdentifier> ids = tables.stream().map(TableIdentifier::parse).toList();
+    io.deleteAll(catalog.metadataFiles(ids));
+  }
+}
