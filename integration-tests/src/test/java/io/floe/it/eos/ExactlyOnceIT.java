@@ -263,7 +263,10 @@ class ExactlyOnceIT {
                 + name
                 + "-\\d\\]");
     try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
+      // each task owns two partitions, whose rows share its data files
+      awaitEveryPartitionOwned(name, 2);
       LogFile hostLog = coordinatorHost(name).logFile();
+      hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
       long joinedAt = worker1.logFile().mark();
       long joinedAt2 = worker2.logFile().mark();
       // another member joins the group: the cooperative assignor takes one partition from a task,
@@ -280,6 +283,21 @@ class ExactlyOnceIT {
                     + worker2.logFile().matches(oneRevoked, joinedAt2).size())
             .as("tasks that gave up one partition and kept the other")
             .isEqualTo(1);
+        // the revoked partition's rows were in files shared with the kept one: both let go
+        Pattern sharedAbandoned =
+            Pattern.compile(
+                "Abandoned \\d+ unreported records of table db\\."
+                    + name
+                    + "_. from source partitions \\["
+                    + name
+                    + "-\\d, "
+                    + name
+                    + "-\\d\\]");
+        assertThat(
+                worker1.logFile().matches(sharedAbandoned, joinedAt).size()
+                    + worker2.logFile().matches(sharedAbandoned, joinedAt2).size())
+            .as("tables whose unreported rows of two partitions were abandoned together")
+            .isPositive();
         // the tasks go on committing without it
         hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
       }
