@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongToIntFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -54,13 +55,22 @@ final class OrderEvents implements AutoCloseable {
 
   /** Sends ids {@code [from, to)} round-robin over {@code partitions} and waits for the acks. */
   void send(String topic, int partitions, long from, long to) {
+    send(topic, from, to, id -> (int) (id % partitions));
+  }
+
+  /** Sends ids {@code [from, to)}, all to {@code partition}, and waits for the acks. */
+  void sendTo(String topic, int partition, long from, long to) {
+    send(topic, from, to, id -> partition);
+  }
+
+  private void send(String topic, long from, long to, LongToIntFunction partitionOf) {
     Future<RecordMetadata> last = null;
     for (long id = from; id < to; id++) {
       long now = System.currentTimeMillis();
       last =
           producer.send(
               new ProducerRecord<>(
-                  topic, (int) (id % partitions), now, Long.toString(id), value(id, now)));
+                  topic, partitionOf.applyAsInt(id), now, Long.toString(id), value(id, now)));
     }
     producer.flush();
     if (last != null) {

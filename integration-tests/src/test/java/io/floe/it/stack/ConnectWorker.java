@@ -188,6 +188,11 @@ public final class ConnectWorker implements AutoCloseable {
     return process.log();
   }
 
+  /** The worker's log, to wait for what it logs. */
+  public LogFile logFile() {
+    return new LogFile(process.log());
+  }
+
   /** The worker JVM's process id. */
   public long pid() {
     return process.pid();

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -37,6 +38,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class RestCatalogServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RestCatalogServer.class);
+
+  /** The path of the REST call that commits several tables at once. */
+  public static final String TRANSACTION_COMMIT = "/v1/transactions/commit";
 
   private final Path dir;
   private final String warehouse;
@@ -176,9 +180,75 @@ public final class RestCatalogServer implements AutoCloseable {
     LOG.info("REST catalog at {} answers 400 to requests ending with {}", uri, pathSuffix);
   }
 
-  /** Ends {@link #failRequestsEndingWith}. */
+  /**
+   * Answers 500 to the next {@code times} POSTs whose path ends with {@code pathSuffix} (say {@link
+   * #TRANSACTION_COMMIT}), without applying them.
+   */
+  public void failBeforeApplying(String pathSuffix, int times) {
+    servlet.fail("POST", pathSuffix, FaultyServlet.When.BEFORE_APPLYING, times);
+    LOG.info("REST catalog at {} fails the next {} POST {} unapplied", uri, times, pathSuffix);
+  }
+
+  /**
+   * Applies the next {@code times} POSTs whose path ends with {@code pathSuffix} but answers 500:
+   * the commit landed and the client cannot tell (an ambiguous commit).
+   */
+  public void failAfterApplying(String pathSuffix, int times) {
+    servlet.fail("POST", pathSuffix, FaultyServlet.When.AFTER_APPLYING, times);
+    LOG.info("REST catalog at {} fails the next {} POST {} once applied", uri, times, pathSuffix);
+  }
+
+  /** A request the server holds until the test releases it. */
+  public static final class HeldRequest {
+    private final FaultyServlet.Hold hold;
+    private final String what;
+
+    private HeldRequest(FaultyServlet.Hold hold, String what) {
+      this.hold = hold;
+      this.what = what;
+    }
+
+    /** Waits until the request arrived and is held; fails after {@code timeout}. */
+    public void awaitHeld(Duration timeout) throws InterruptedException {
+      if (!hold.awaitHeld(timeout)) {
+        throw new AssertionError("No " + what + " arrived within " + timeout);
+      }
+    }
+
+    /** Lets the held request end with a 500. */
+    public void release() {
+      hold.release();
+    }
+  }
+
+  /**
+   * Holds the next POST whose path ends with {@code pathSuffix} before applying it; once released,
+   * it gets a 500 and is never applied (the client died inside the commit).
+   */
+  public HeldRequest holdUnapplied(String pathSuffix) {
+    LOG.info("REST catalog at {} holds the next POST {} unapplied", uri, pathSuffix);
+    return new HeldRequest(
+        servlet.hold("POST", pathSuffix, FaultyServlet.When.BEFORE_APPLYING), "POST " + pathSuffix);
+  }
+
+  /**
+   * Applies the next POST whose path ends with {@code pathSuffix}, then holds its answer; once
+   * released, it gets a 500 (the commit landed, the client died before it knew).
+   */
+  public HeldRequest holdApplied(String pathSuffix) {
+    LOG.info("REST catalog at {} holds the answer to the next POST {}", uri, pathSuffix);
+    return new HeldRequest(
+        servlet.hold("POST", pathSuffix, FaultyServlet.When.AFTER_APPLYING), "POST " + pathSuffix);
+  }
+
+  /** How many requests got an injected 500 ({@link #failBeforeApplying} and the like) so far. */
+  public int injectedFailures() {
+    return servlet.failedCount();
+  }
+
+  /** Ends every injected fault; held requests are released. */
   public void clearFaults() {
-    servlet.failPathsEndingWith(null);
+    servlet.clear();
     LOG.info("REST catalog at {} answers every request again", uri);
   }
 
