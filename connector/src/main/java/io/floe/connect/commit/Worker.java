@@ -448,7 +448,7 @@ public final class Worker implements AutoCloseable {
    */
   private void handOverFailed(
       UUID commitId, Map<TopicPartition, Long> rewind, RuntimeException e, boolean files) {
-    rewind.forEach((partition, offset) -> rewinds.merge(partition, offset, Math::min));
+    earliest(rewinds, rewind);
     filesFailing |= files;
     checkRetryBudget("hand over its data", e);
     LOG.warn(

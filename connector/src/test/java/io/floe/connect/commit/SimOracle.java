@@ -14,10 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -68,7 +65,8 @@ final class SimOracle {
       added.put(snapshot.snapshotId(), new ArrayList<>());
       for (ManifestFile manifest : snapshot.allManifests(table.io())) {
         List<String> files =
-            manifests.computeIfAbsent(manifest.path(), path -> dataFiles(table, manifest));
+            manifests.computeIfAbsent(
+                manifest.path(), path -> TestManifests.dataFiles(table, manifest));
         if (manifest.snapshotId() != null && manifest.snapshotId() == snapshot.snapshotId()) {
           added.get(snapshot.snapshotId()).addAll(files);
         }
@@ -179,17 +177,6 @@ final class SimOracle {
       violated(
           "source-offsets-summary", name + " summaries say " + latest + ", the group " + group);
     }
-  }
-
-  private static List<String> dataFiles(Table table, ManifestFile manifest) {
-    List<String> paths = new ArrayList<>();
-    try (ManifestReader<DataFile> reader =
-        ManifestFiles.read(manifest, table.io(), table.specs())) {
-      reader.forEach(file -> paths.add(file.location()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return paths;
   }
 
   private void checkAddedOnce(String name, List<Snapshot> history, Map<Long, List<String>> added) {

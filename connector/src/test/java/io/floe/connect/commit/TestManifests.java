@@ -7,7 +7,9 @@ package io.floe.connect.commit;
 import io.floe.connect.control.DataWritten;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -66,8 +68,9 @@ final class TestManifests {
     return paths;
   }
 
-  private static Set<String> dataFiles(Table table, ManifestFile manifest) {
-    Set<String> paths = new HashSet<>();
+  /** The locations of the data files {@code manifest} lists, in its order. */
+  static List<String> dataFiles(Table table, ManifestFile manifest) {
+    List<String> paths = new ArrayList<>();
     try (ManifestReader<DataFile> reader =
         ManifestFiles.read(manifest, table.io(), table.specs())) {
       reader.forEach(file -> paths.add(file.location()));
