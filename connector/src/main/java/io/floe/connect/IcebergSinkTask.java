@@ -5,8 +5,11 @@
 package io.floe.connect;
 
 import io.floe.connect.catalog.CatalogLoader;
+import io.floe.connect.catalog.CatalogUnreachableException;
+import io.floe.connect.catalog.CatalogWait;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.commit.Committer;
+import io.floe.connect.commit.FirstOffsets;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.ConfiguredKafkaClients;
@@ -21,7 +24,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -35,10 +41,29 @@ import org.slf4j.LoggerFactory;
 public class IcebergSinkTask extends SinkTask {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkTask.class);
 
+  private final Clock clock;
+  private FloeSinkConfig config;
   private Catalog catalog;
+
+  /** Set while the task waits for a catalog that was out of reach when it started. */
+  private CatalogWait catalogWait;
+
+  private long nextCatalogAttemptMs;
+
+  /** Partitions assigned while the task waits for its catalog. */
+  private final Set<TopicPartition> assignedWhileWaiting = new HashSet<>();
+
   private Committer committer;
   private TaskMetrics metrics;
   private Secrets secrets = Secrets.of(Map.of());
+
+  public IcebergSinkTask() {
+    this(Clock.systemUTC());
+  }
+
+  IcebergSinkTask(Clock clock) {
+    this.clock = clock;
+  }
 
   @Override
   public String version() {
@@ -56,7 +81,28 @@ public class IcebergSinkTask extends SinkTask {
   }
 
   private void start(FloeSinkConfig config) {
-    catalog = new CatalogLoader().load(config);
+    this.config = config;
+    long started = clock.millis();
+    try {
+      catalog = new CatalogLoader().load(config);
+    } catch (CatalogUnreachableException e) {
+      catalogWait = CatalogWait.startingAt(config, clock, started);
+      nextCatalogAttemptMs = clock.millis() + catalogWait.nextBackoff().toMillis();
+      LOG.warn(
+          "Floe {} sink task {} started without its catalog, which is out of reach: it reads"
+              + " nothing until the catalog answers, and fails if it does not within {}={} ms. {}",
+          version(),
+          config.taskIndex(),
+          FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS,
+          config.commitRetryTimeout().toMillis(),
+          e.getMessage());
+      return;
+    }
+    wire();
+  }
+
+  /** Builds the task's parts once its catalog is loaded. */
+  private void wire() {
     BadRecordPolicy outcomes =
         new BadRecordPolicy(errantRecordReporter(config), config.failOnTombstones());
     SinkWriter writer =
@@ -81,7 +127,7 @@ public class IcebergSinkTask extends SinkTask {
             catalog,
             context,
             new ConfiguredKafkaClients(config.kafkaProperties()),
-            Clock.systemUTC(),
+            clock,
             registry);
     committer.start(writer, outcomes::awaitReported, metrics);
     LOG.info(
@@ -122,6 +168,10 @@ public class IcebergSinkTask extends SinkTask {
 
   @Override
   public void open(Collection<TopicPartition> partitions) {
+    if (catalogWait != null) {
+      assignedWhileWaiting.addAll(partitions);
+      return;
+    }
     try {
       committer.open(partitions);
     } catch (RuntimeException e) {
@@ -131,6 +181,10 @@ public class IcebergSinkTask extends SinkTask {
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
+    if (catalogWait != null) {
+      assignedWhileWaiting.removeAll(partitions);
+      return;
+    }
     try {
       committer.close(partitions);
     } catch (RuntimeException e) {
@@ -141,10 +195,53 @@ public class IcebergSinkTask extends SinkTask {
   @Override
   public void put(Collection<SinkRecord> records) {
     try {
+      if (catalogWait != null && !catalogLoaded(records)) {
+        return;
+      }
       committer.put(records);
     } catch (RuntimeException e) {
       throw secrets.guard(e);
     }
+  }
+
+  /**
+   * Loads the catalog the task started without, when its next attempt is due. Once loaded, wires
+   * the task, opens and resumes the partitions it was given meanwhile, and returns true. Until then
+   * the task reads nothing: its partitions stay paused, a batch Connect had already fetched is
+   * dropped and its partitions rewound to its first offsets, and Connect polls again when the next
+   * attempt is due.
+   */
+  private boolean catalogLoaded(Collection<SinkRecord> records) {
+    long now = clock.millis();
+    if (now >= nextCatalogAttemptMs) {
+      Optional<Catalog> loaded = catalogWait.attempt();
+      if (loaded.isPresent()) {
+        catalog = loaded.get();
+        catalogWait = null;
+        LOG.info(
+            "Task {} loaded its catalog '{}' and starts reading",
+            config.taskIndex(),
+            catalog.name());
+        wire();
+        Set<TopicPartition> partitions = Set.copyOf(assignedWhileWaiting);
+        assignedWhileWaiting.clear();
+        if (!partitions.isEmpty()) {
+          committer.open(partitions);
+          context.resume(partitions.toArray(TopicPartition[]::new));
+        }
+        return true;
+      }
+      nextCatalogAttemptMs = now + catalogWait.nextBackoff().toMillis();
+    }
+    Map<TopicPartition, Long> first = FirstOffsets.of(records);
+    if (!first.isEmpty()) {
+      context.offset(first);
+    }
+    if (!assignedWhileWaiting.isEmpty()) {
+      context.pause(assignedWhileWaiting.toArray(TopicPartition[]::new));
+    }
+    context.timeout(Math.max(1, nextCatalogAttemptMs - now));
+    return false;
   }
 
   @Override
@@ -153,7 +250,9 @@ public class IcebergSinkTask extends SinkTask {
     // Source offsets advance only inside the commit protocol's Kafka transactions, never here;
     // this is also where an idle task notices a failed control thread.
     try {
-      committer.checkHealthy();
+      if (committer != null) {
+        committer.checkHealthy();
+      }
     } catch (RuntimeException e) {
       throw secrets.guard(e);
     }
@@ -178,6 +277,8 @@ public class IcebergSinkTask extends SinkTask {
       }
     }
     catalog = null;
+    catalogWait = null;
+    assignedWhileWaiting.clear();
     LOG.info("Stopped Floe sink task");
   }
 }

@@ -65,12 +65,14 @@ public final class CatalogLoader {
       } catch (RuntimeException e) {
         String cause = rootCauseMessage(e);
         if (attempt >= retry.attempts()) {
-          throw new ConnectException(
+          String message =
               String.format(
                   "Cannot load Iceberg catalog '%s' (%s) after %d attempts: %s. Check the"
                       + " iceberg.catalog.* properties and that the catalog is reachable.",
-                  config.catalogName(), description, attempt, cause),
-              e);
+                  config.catalogName(), description, attempt, cause);
+          throw unreachable(e)
+              ? new CatalogUnreachableException(message, e)
+              : new ConnectException(message, e);
         }
         LOG.warn(
             "Loading Iceberg catalog '{}' ({}) failed (attempt {} of {}): {}; retrying in {} ms",
@@ -137,6 +139,29 @@ public final class CatalogLoader {
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * Whether a failure looks like the catalog (or its database) being out of reach rather than
+   * misconfigured: an I/O error anywhere in the chain, a JDBC connection error (SQL state class
+   * 08), or a server error or unavailability answered by a REST catalog. Wrong credentials, an
+   * unknown class or a malformed URI are not.
+   */
+  static boolean unreachable(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.io.IOException
+          || t instanceof org.apache.iceberg.exceptions.ServiceUnavailableException
+          || t instanceof org.apache.iceberg.exceptions.ServiceFailureException
+          || t instanceof java.sql.SQLTransientException) {
+        return true;
+      }
+      if (t instanceof java.sql.SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("08")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static String rootCauseMessage(Throwable error) {

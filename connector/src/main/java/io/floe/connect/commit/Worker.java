@@ -255,13 +255,7 @@ public final class Worker implements AutoCloseable {
    * (the caller keeps an earlier rewind it already has for the partition).
    */
   private Map<TopicPartition, Long> dropped(Collection<SinkRecord> records) {
-    Map<TopicPartition, Long> first = new HashMap<>();
-    for (SinkRecord record : records) {
-      first.merge(
-          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
-          record.originalKafkaOffset(),
-          Math::min);
-    }
+    Map<TopicPartition, Long> first = FirstOffsets.of(records);
     first.keySet().retainAll(assigned);
     return first;
   }

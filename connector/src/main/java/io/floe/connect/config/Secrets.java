@@ -138,7 +138,10 @@ public final class Secrets {
         chain.append(": ").append(mask(t.getMessage()));
       }
     }
-    ConnectException masked = new ConnectException(chain.toString());
+    ConnectException masked =
+        error instanceof org.apache.kafka.connect.errors.RetriableException
+            ? new org.apache.kafka.connect.errors.RetriableException(chain.toString())
+            : new ConnectException(chain.toString());
     masked.setStackTrace(error.getStackTrace());
     return masked;
   }

@@ -768,6 +768,45 @@ class ExactlyOnceIT {
     worker1.rest().deleteConnector(name);
   }
 
+  /**
+   * A task that starts (a deployment, a rebalance) while the catalog is out of reach waits for it
+   * within the retry timeout, as a running task waits for a failing commit, instead of failing and
+   * needing an operator to restart it.
+   */
+  @Test
+  void aTaskStartedWhileTheCatalogIsOutOfReachWaitsForItAndLosesNothing() throws Exception {
+    String name = "late";
+    broker.createTopic(name, 4);
+    events.send(name, 4, 0, 1000);
+    Pattern waiting = Pattern.compile("sink task \\d+ started without its catalog");
+    long mark1 = worker1.logFile().mark();
+    long mark2 = worker2.logFile().mark();
+    rest.stopServing();
+    try {
+      worker1.rest().putConnector(name, connector(name, name, 2));
+      Instant deadline = Instant.now().plus(CONVERGE);
+      while (worker1.logFile().matches(waiting, mark1).size()
+              + worker2.logFile().matches(waiting, mark2).size()
+          < 2) {
+        assertThat(Instant.now()).as("both tasks waiting for the catalog").isBefore(deadline);
+        sleep(200);
+      }
+      events.send(name, 4, 1000, 2000);
+      Thread.sleep(3 * INTERVAL_MS);
+      assertThat(worker1.rest().status(name).path("tasks"))
+          .hasSize(2)
+          .allSatisfy(task -> assertThat(task.path("state").asText()).isEqualTo("RUNNING"));
+    } finally {
+      rest.resumeServing();
+    }
+    TableOracle oracle = oracle(name);
+    await("rows once the catalog answers", oracle::rowCount, 2000, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 2000);
+    assertThat(worker1.rest().status(name).path("tasks"))
+        .allSatisfy(task -> assertThat(task.path("state").asText()).isEqualTo("RUNNING"));
+    worker1.rest().deleteConnector(name);
+  }
+
   @Test
   void aCatalogOutagePastTheRetryTimeoutFailsTheTaskReadablyAndARestartResumesExactlyOnce()
       throws Exception {
