@@ -61,6 +61,9 @@ public final class Committer implements AutoCloseable {
   private Worker worker;
   private Coordinator coordinator;
 
+  /** Partitions this committer paused while the worker pauses after a failed write. */
+  private final Set<TopicPartition> paused = new HashSet<>();
+
   public Committer(
       FloeSinkConfig config,
       Catalog catalog,
@@ -121,6 +124,7 @@ public final class Committer implements AutoCloseable {
   }
 
   public void close(Collection<TopicPartition> partitions) {
+    paused.removeAll(partitions);
     worker.close(partitions);
     if (partitions.contains(electionPartition)) {
       stopCoordinator();
@@ -134,6 +138,32 @@ public final class Committer implements AutoCloseable {
     Map<TopicPartition, Long> rewind = worker.put(records);
     if (!rewind.isEmpty()) {
       context.offset(rewind);
+    }
+    pauseWhileTheWorkerDoes();
+  }
+
+  /**
+   * After a failed write the worker reads nothing for a while: its partitions are paused until
+   * then, and Connect polls again when the pause ends (it calls {@code put} after every poll, with
+   * nothing while paused). The task thread never sleeps.
+   */
+  private void pauseWhileTheWorkerDoes() {
+    long waitMs = worker.resumeAtMs() - clock.millis();
+    Set<TopicPartition> assignment = context.assignment();
+    if (waitMs > 0) {
+      Set<TopicPartition> pausing = new HashSet<>(assignment);
+      pausing.removeAll(paused);
+      if (!pausing.isEmpty()) {
+        context.pause(pausing.toArray(TopicPartition[]::new));
+        paused.addAll(pausing);
+      }
+      context.timeout(waitMs);
+    } else if (!paused.isEmpty()) {
+      paused.retainAll(assignment);
+      if (!paused.isEmpty()) {
+        context.resume(paused.toArray(TopicPartition[]::new));
+      }
+      paused.clear();
     }
   }
 

@@ -5,6 +5,7 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.control.CommitComplete;
+import io.floe.connect.control.ControlChannel;
 import io.floe.connect.control.ControlEvent;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataComplete;
@@ -16,7 +17,6 @@ import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.StartCommit;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.TableMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,11 +35,9 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -65,7 +63,6 @@ import org.slf4j.LoggerFactory;
 public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
   private static final Duration POLL = Duration.ofMillis(100);
-  private static final Duration CLIENT_CLOSE = Duration.ofSeconds(1);
   private static final int MAX_FINISHED_ANSWERS = 10_000;
   private static final long CONTROL_RETRY_MS = 1_000;
   private static final long FIRST_BACKOFF_MS = 500;
@@ -105,18 +102,16 @@ public final class Coordinator implements AutoCloseable {
   private long splitSinceMs = -1;
   private long uncertainSinceMs = -1;
   private String uncertainWhat;
-  private long controlFailedSinceMs = -1;
+  private final RetryBudget controlRetries;
   private long nextStartMs;
 
   private final ControlLoop loop;
   private volatile Thread restore;
-  private Producer<byte[], byte[]> producer;
-  private volatile Consumer<byte[], byte[]> consumer;
+  private volatile ControlChannel channel;
   private volatile RuntimeException failure;
   private TableCommitter.Cycle retrying;
   private long retryAtMs = -1;
-  private long backoffMs = FIRST_BACKOFF_MS;
-  private long firstFailureMs = -1;
+  private final RetryBudget commitRetries;
 
   /**
    * @param groupId the Connect consumer group of the connector: names its events and its marks
@@ -143,6 +138,10 @@ public final class Coordinator implements AutoCloseable {
     this.silence =
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
     this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic);
+    this.commitRetries =
+        new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
+    this.controlRetries =
+        new RetryBudget(settings.retryTimeout(), CONTROL_RETRY_MS, CONTROL_RETRY_MS, clock);
     this.loop =
         new ControlLoop(
             "floe-coordinator-" + settings.connectorName(), this::open, this::turn, this::release);
@@ -187,10 +186,10 @@ public final class Coordinator implements AutoCloseable {
     if (uncertainSinceMs >= 0 && !settleUncertain()) {
       return;
     }
-    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+    for (ConsumerRecord<byte[], byte[]> record : channel.poll(POLL)) {
       handle(record);
     }
-    metrics.controlTopicLag(controlTopicLag());
+    metrics.controlTopicLag(channel.lag());
     step();
   }
 
@@ -268,45 +267,25 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void openClients() {
-    producer =
-        clients.producer(
-            settings.coordinatorTransactionalId(), "floe-coordinator-" + settings.connectorName());
-    producer.initTransactions();
-    consumer =
-        clients.consumer(
-            settings.coordinatorGroupId(), "floe-coordinator-control-" + settings.connectorName());
-    consumer.assign(topic.partitions());
-    Map<TopicPartition, OffsetAndMetadata> committed =
-        consumer.committed(Set.copyOf(topic.partitions()));
-    for (TopicPartition partition : topic.partitions()) {
-      OffsetAndMetadata offset = committed.get(partition);
-      if (offset == null) {
-        consumer.seekToBeginning(List.of(partition));
-      } else {
-        consumer.seek(partition, offset.offset());
-      }
-    }
+    channel =
+        ControlChannel.fromCommitted(
+            clients,
+            topic,
+            settings.coordinatorTransactionalId(),
+            "coordinator",
+            settings.connectorName(),
+            settings.coordinatorGroupId(),
+            settings.connectorName() + "-coordinator");
+    Map<TopicPartition, OffsetAndMetadata> committed = channel.startedFrom();
     LOG.info(
         "Coordinator of connector {} started (transactional id {}, control topic {} from {},"
             + " interval {} ms, timeout {} ms)",
         settings.connectorName(),
         settings.coordinatorTransactionalId(),
         topic.name(),
-        committed.values().stream().anyMatch(o -> o != null) ? committed : "the earliest offset",
+        committed.isEmpty() ? "the earliest offset" : committed,
         settings.commitInterval().toMillis(),
         settings.commitTimeout().toMillis());
-  }
-
-  /** Committed control records not read yet, as far as the consumer knows without a request. */
-  private long controlTopicLag() {
-    long lag = 0;
-    for (TopicPartition partition : topic.partitions()) {
-      OptionalLong partitionLag = consumer.currentLag(partition);
-      if (partitionLag.isPresent()) {
-        lag += partitionLag.getAsLong();
-      }
-    }
-    return lag;
   }
 
   private void handle(ConsumerRecord<byte[], byte[]> record) {
@@ -466,7 +445,7 @@ public final class Coordinator implements AutoCloseable {
           settings.secrets().mask(e.toString()));
     }
     if (!inTransaction(
-        "the start of cycle " + commitId, () -> producer.send(record(new StartCommit(commitId))))) {
+        "the start of cycle " + commitId, List.of(record(new StartCommit(commitId))), Map.of())) {
       return; // not started: the next turn tries again
     }
     if (expected == null) {
@@ -482,11 +461,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private Map<Integer, Long> position() {
-    Map<Integer, Long> position = new HashMap<>();
-    for (TopicPartition partition : topic.partitions()) {
-      position.put(partition.partition(), consumer.position(partition));
-    }
-    return position;
+    return channel.position();
   }
 
   private void commit(TableCommitter.Cycle cycle) {
@@ -506,8 +481,7 @@ public final class Coordinator implements AutoCloseable {
     if (outcome.failures().isEmpty()) {
       cycle.sourceOffsets().forEach((p, offset) -> answeredOffsets.remove(p, offset));
       retrying = null;
-      firstFailureMs = -1;
-      backoffMs = FIRST_BACKOFF_MS;
+      commitRetries.succeeded();
       commitPosition(cycle);
       return;
     }
@@ -553,14 +527,11 @@ public final class Coordinator implements AutoCloseable {
             "Cannot commit table " + failure.getKey() + ": " + cause.getMessage(), cause);
       }
     }
-    if (firstFailureMs < 0) {
-      firstFailureMs = now;
-    }
     Map.Entry<String, RuntimeException> first = failures.entrySet().iterator().next();
-    if (now - firstFailureMs >= settings.retryTimeout().toMillis()) {
+    if (commitRetries.failed()) {
       throw new ConnectException(
           "Commits have failed for "
-              + (now - firstFailureMs)
+              + commitRetries.elapsedMs()
               + " ms, longer than "
               + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
               + "="
@@ -575,6 +546,7 @@ public final class Coordinator implements AutoCloseable {
           first.getValue());
     }
     boolean unknown = first.getValue() instanceof CommitStateUnknownException;
+    long backoffMs = commitRetries.nextBackoffMs();
     LOG.warn(
         "Commit {} of tables {} failed{}; retrying in {} ms: {}",
         cycle.commitId(),
@@ -584,7 +556,6 @@ public final class Coordinator implements AutoCloseable {
         settings.secrets().mask(first.getValue().toString()));
     retrying = cycle;
     retryAtMs = now + backoffMs;
-    backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
   }
 
   private static boolean isFatal(RuntimeException e) {
@@ -607,68 +578,54 @@ public final class Coordinator implements AutoCloseable {
     // coordinator that reads from the older one skips what the tables hold (R1)
     inTransaction(
         "the control position of cycle " + cycle.commitId(),
-        () -> {
-          producer.send(
-              record(
-                  new CommitComplete(
-                      cycle.commitId(),
-                      validThrough.isPresent() ? validThrough.getAsLong() : null)));
-          producer.sendOffsetsToTransaction(
-              offsets, new ConsumerGroupMetadata(settings.coordinatorGroupId()));
-        });
+        List.of(
+            record(
+                new CommitComplete(
+                    cycle.commitId(), validThrough.isPresent() ? validThrough.getAsLong() : null))),
+        offsets);
   }
 
   /**
-   * Sends in one transaction. A transaction that fails is aborted and reported; one whose commit
-   * timed out may have committed, and is asked again on the next turns before anything else (see
-   * {@link #settleUncertain}). Fencing is not caught: a newer coordinator took over. Failures of
-   * the control topic count against the retry timeout like the catalog's.
+   * Sends in one transaction. A transaction that fails is aborted and tried again on a later turn;
+   * one whose commit timed out may have committed, and is asked again on the next turns before
+   * anything else (see {@link #settleUncertain}). Fencing is not caught: a newer coordinator took
+   * over. Failures of the control topic count against the retry timeout like the catalog's.
    *
+   * @param offsets control offsets committed with it for the coordinator's group; empty for none
    * @return whether the transaction committed
    */
-  private boolean inTransaction(String what, Runnable sends) {
-    try {
-      producer.beginTransaction();
-      sends.run();
-      producer.commitTransaction();
-      controlFailedSinceMs = -1;
-      return true;
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      uncertainSinceMs = clock.millis();
-      uncertainWhat = what;
-      LOG.warn(
-          "Coordinator does not know whether {} was committed ({}); it asks Kafka again",
-          what,
-          settings.secrets().mask(e.toString()));
-      return false;
-    } catch (ProducerFencedException | InvalidProducerEpochException e) {
-      throw e;
-    } catch (org.apache.kafka.common.errors.AuthorizationException e) {
-      throw new ConnectException(
-          "The coordinator is not authorised for the transactional id "
-              + settings.coordinatorTransactionalId()
-              + " or control topic "
-              + topic.name()
-              + ": "
-              + e.getMessage(),
-          e);
-    } catch (org.apache.kafka.common.KafkaException e) {
-      try {
-        producer.abortTransaction();
-      } catch (RuntimeException abort) {
-        LOG.debug("Aborting the transaction failed too: {}", abort.toString());
+  private boolean inTransaction(
+      String what,
+      List<ProducerRecord<byte[], byte[]>> records,
+      Map<TopicPartition, OffsetAndMetadata> offsets) {
+    ControlChannel.Sent sent =
+        channel.send(records, offsets, new ConsumerGroupMetadata(settings.coordinatorGroupId()));
+    switch (sent.outcome()) {
+      case COMMITTED -> {
+        controlRetries.succeeded();
+        return true;
       }
-      controlFailed(what, e);
-      nextStartMs = clock.millis() + CONTROL_RETRY_MS;
-      return false;
+      case UNKNOWN -> {
+        uncertainSinceMs = clock.millis();
+        uncertainWhat = what;
+        LOG.warn(
+            "Coordinator does not know whether {} was committed ({}); it asks Kafka again",
+            what,
+            settings.secrets().mask(sent.cause().toString()));
+        return false;
+      }
+      default -> {
+        controlFailed(what, sent.cause());
+        nextStartMs = clock.millis() + controlRetries.nextBackoffMs();
+        return false;
+      }
     }
   }
 
   /** Asks Kafka again to commit a transaction whose commit timed out; true once committed. */
   private boolean settleUncertain() {
-    try {
-      producer.commitTransaction();
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+    ControlChannel.Sent sent = channel.commitAgain();
+    if (sent.outcome() == ControlChannel.Outcome.UNKNOWN) {
       if (clock.millis() - uncertainSinceMs > settings.retryTimeout().toMillis()) {
         throw new ConnectException(
             "The coordinator cannot tell whether "
@@ -678,27 +635,26 @@ public final class Coordinator implements AutoCloseable {
                 + ", longer than "
                 + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
                 + ". A restarted coordinator reads on from what Kafka holds.",
-            e);
+            sent.cause());
       }
       return false;
     }
+    if (!sent.committed()) {
+      throw sent.cause();
+    }
     LOG.info("Coordinator committed {} on asking again", uncertainWhat);
     uncertainSinceMs = -1;
-    controlFailedSinceMs = -1;
+    controlRetries.succeeded();
     return true;
   }
 
   private void controlFailed(String what, RuntimeException e) {
-    long now = clock.millis();
-    if (controlFailedSinceMs < 0) {
-      controlFailedSinceMs = now;
-    }
-    if (now - controlFailedSinceMs > settings.retryTimeout().toMillis()) {
+    if (controlRetries.failed()) {
       throw new ConnectException(
           "The coordinator has failed to write to control topic "
               + topic.name()
               + " since "
-              + Instant.ofEpochMilli(controlFailedSinceMs)
+              + controlRetries.since()
               + " (longer than "
               + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
               + "). Last cause: "
@@ -712,20 +668,14 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private ProducerRecord<byte[], byte[]> record(ControlEvent event) {
-    String sender = settings.connectorName() + "-coordinator";
-    return new ProducerRecord<>(
-        topic.name(),
-        sender.getBytes(StandardCharsets.UTF_8),
-        codec.encode(groupId, sender, clock.millis(), event));
+    return channel.record(groupId, clock.millis(), event);
   }
 
   /** Closes the control clients: by the coordinator's thread as it ends, or by {@link #close}. */
   private void release() {
-    if (consumer != null) {
-      consumer.close(CLIENT_CLOSE);
-    }
-    if (producer != null) {
-      producer.close(CLIENT_CLOSE);
+    ControlChannel open = channel;
+    if (open != null) {
+      open.close();
     }
   }
 
@@ -741,8 +691,9 @@ public final class Coordinator implements AutoCloseable {
     }
     loop.stop(
         () -> {
-          if (consumer != null) {
-            consumer.wakeup();
+          ControlChannel open = channel;
+          if (open != null) {
+            open.wakeup();
           }
         });
     metrics.close();

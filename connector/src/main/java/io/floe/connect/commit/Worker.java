@@ -5,6 +5,7 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.control.CommitRequest;
+import io.floe.connect.control.ControlChannel;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataComplete;
 import io.floe.connect.control.DataWritten;
@@ -34,17 +35,13 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongConsumer;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -69,7 +66,6 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final Duration POLL = Duration.ofMillis(100);
-  private static final Duration CLIENT_CLOSE = Duration.ofSeconds(1);
   private static final long FIRST_WRITE_BACKOFF_MS = 500;
   private static final long MAX_WRITE_BACKOFF_MS = 5_000;
 
@@ -81,22 +77,20 @@ public final class Worker implements AutoCloseable {
   private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
   private final Clock clock;
   private final TaskMetrics metrics;
-  private final LongConsumer pause;
   private final EventCodec codec = new EventCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<TopicPartition, Long> rewinds = new HashMap<>();
   private final ControlLoop loop;
-  private Producer<byte[], byte[]> producer;
-  private Consumer<byte[], byte[]> consumer;
+  private final RetryBudget retries;
+  private volatile ControlChannel channel;
   private volatile ConsumerGroupMetadata groupMetadata;
   private volatile RuntimeException failure;
   private volatile boolean earlyRequested;
   private Uncertain uncertain;
   private long bytesAtLastRequest;
-  private long firstFailureMs = -1;
   private boolean filesFailing;
-  private long writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
+  private long resumeAtMs;
 
   /**
    * @param writer the task's writer
@@ -114,34 +108,7 @@ public final class Worker implements AutoCloseable {
       Supplier<ConsumerGroupMetadata> groupMetadata,
       Clock clock,
       TaskMetrics metrics) {
-    this(
-        settings,
-        writer,
-        awaitReported,
-        clients,
-        topic,
-        groupMetadata,
-        clock,
-        metrics,
-        Worker::sleep);
-  }
-
-  /**
-   * @param pause waits the given milliseconds on the task thread after a failed write (tests move
-   *     their clock instead)
-   */
-  Worker(
-      ControlSettings settings,
-      SinkWriter writer,
-      Runnable awaitReported,
-      KafkaClients clients,
-      ControlTopic topic,
-      Supplier<ConsumerGroupMetadata> groupMetadata,
-      Clock clock,
-      TaskMetrics metrics,
-      LongConsumer pause) {
     this.settings = settings;
-    this.pause = pause;
     this.writer = writer;
     this.awaitReported = awaitReported;
     this.clients = clients;
@@ -150,6 +117,9 @@ public final class Worker implements AutoCloseable {
     this.clock = clock;
     this.metrics = metrics;
     this.groupMetadata = groupMetadata.get();
+    this.retries =
+        new RetryBudget(
+            settings.retryTimeout(), FIRST_WRITE_BACKOFF_MS, MAX_WRITE_BACKOFF_MS, clock);
     this.loop =
         new ControlLoop("floe-worker-" + settings.taskId(), () -> true, this::turn, this::release);
   }
@@ -170,15 +140,15 @@ public final class Worker implements AutoCloseable {
    * #turn} on the control thread until the worker stops; tests drive the same steps by hand.
    */
   void openClients() {
-    producer =
-        clients.producer(settings.workerTransactionalId(), "floe-worker-" + settings.taskId());
-    producer.initTransactions();
-    consumer = clients.consumer(null, "floe-worker-control-" + settings.taskId());
-    consumer.assign(topic.partitions());
-    consumer.seekToEnd(topic.partitions());
-    for (TopicPartition partition : topic.partitions()) {
-      consumer.position(partition); // resolve now: only cycles started from here on concern us
-    }
+    // from the end: only cycles started from here on concern this worker
+    channel =
+        ControlChannel.fromEnd(
+            clients,
+            topic,
+            settings.workerTransactionalId(),
+            "worker",
+            settings.taskId(),
+            settings.taskId());
   }
 
   /** Task thread: partitions were assigned. */
@@ -225,7 +195,10 @@ public final class Worker implements AutoCloseable {
     try {
       groupMetadata = groupMetadataSource.get();
       Map<TopicPartition, Long> rewind = takeRewinds();
-      if (rewind.isEmpty()) {
+      if (rewind.isEmpty() && clock.millis() < resumeAtMs) {
+        // still pausing after a failed write: read the batch again once the pause is over
+        rewind = dropped(records);
+      } else if (rewind.isEmpty()) {
         try {
           writer.write(records);
         } catch (WriteFailedException e) {
@@ -245,6 +218,20 @@ public final class Worker implements AutoCloseable {
         bytesAtLastRequest = pending;
       }
       return rewind;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Until when the task should read nothing after a failed write (epoch ms; in the past when it may
+   * read). The task pauses its partitions until then; a batch that arrives earlier is dropped and
+   * read again.
+   */
+  public long resumeAtMs() {
+    lock.lock();
+    try {
+      return resumeAtMs;
     } finally {
       lock.unlock();
     }
@@ -291,7 +278,7 @@ public final class Worker implements AutoCloseable {
       if (uncertain != null && !settleUncertain()) {
         return true;
       }
-      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+      for (ConsumerRecord<byte[], byte[]> record : channel.poll(POLL)) {
         handle(record);
       }
       if (earlyRequested) {
@@ -362,12 +349,9 @@ public final class Worker implements AutoCloseable {
         handOverFailed(commitId, firstOffsets(handOver), e, true);
         return;
       }
+      ControlChannel.Sent sent;
       try {
-        send(commitId, written, offsets, handOver.positions());
-      } catch (UnknownOutcome e) {
-        uncertain(
-            new Uncertain("its hand-over of cycle " + commitId, !written.isEmpty(), started), e);
-        return;
+        sent = send(commitId, written, offsets, handOver.positions());
       } catch (ProducerFencedException | InvalidProducerEpochException e) {
         throw new ConnectException(
             "Worker of task "
@@ -376,21 +360,20 @@ public final class Worker implements AutoCloseable {
                 + settings.workerTransactionalId()
                 + "). Its last hand-over was not committed and is read again by the new one.",
             e);
-      } catch (AuthorizationException e) {
-        throw new ConnectException(
-            "The control clients are not authorised for the transactional id "
-                + settings.workerTransactionalId()
-                + " or control topic "
-                + topic.name()
-                + ": "
-                + e.getMessage(),
-            e);
-      } catch (KafkaException e) {
-        abortQuietly();
-        handOverFailed(commitId, firstOffsets(handOver), e, false);
-        return;
       }
-      handedOver(!written.isEmpty());
+      switch (sent.outcome()) {
+        case UNKNOWN -> {
+          uncertain(
+              new Uncertain("its hand-over of cycle " + commitId, !written.isEmpty(), started),
+              sent.cause());
+          return;
+        }
+        case ABORTED -> {
+          handOverFailed(commitId, firstOffsets(handOver), sent.cause(), false);
+          return;
+        }
+        case COMMITTED -> handedOver(!written.isEmpty());
+      }
       long records = written.stream().mapToLong(DataWritten::recordCount).sum();
       if (written.isEmpty()) {
         LOG.debug(
@@ -428,9 +411,8 @@ public final class Worker implements AutoCloseable {
    */
   private void handedOver(boolean withFiles) {
     if (withFiles || !filesFailing) {
-      firstFailureMs = -1;
+      retries.succeeded();
       filesFailing = false;
-      writeBackoffMs = FIRST_WRITE_BACKOFF_MS;
     }
   }
 
@@ -464,8 +446,8 @@ public final class Worker implements AutoCloseable {
     earliest(rewind, dropped(records));
     filesFailing = true;
     checkRetryBudget("write its data", e);
-    long pause = writeBackoffMs;
-    writeBackoffMs = Math.min(MAX_WRITE_BACKOFF_MS, writeBackoffMs * 2);
+    long pause = retries.nextBackoffMs();
+    resumeAtMs = clock.millis() + pause;
     LOG.warn(
         "Task {} could not write ({}); it drops what it wrote since its last hand-over and reads"
             + " {} partitions again in {} ms",
@@ -473,31 +455,18 @@ public final class Worker implements AutoCloseable {
         settings.secrets().mask(e.getMessage()),
         rewind.size(),
         pause);
-    this.pause.accept(pause);
     return rewind;
   }
 
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   private void checkRetryBudget(String what, RuntimeException e) {
-    long now = clock.millis();
-    if (firstFailureMs < 0) {
-      firstFailureMs = now;
-    }
-    if (now - firstFailureMs > settings.retryTimeout().toMillis()) {
+    if (retries.failed()) {
       throw new ConnectException(
           "Task "
               + settings.taskId()
               + " has failed to "
               + what
               + " since "
-              + java.time.Instant.ofEpochMilli(firstFailureMs)
+              + retries.since()
               + " (longer than "
               + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
               + "="
@@ -554,39 +523,27 @@ public final class Worker implements AutoCloseable {
     return offsets;
   }
 
-  private void send(
+  /**
+   * Sends a hand-over in one transaction: its {@code DataWritten} events, the {@code DataComplete}
+   * of every partition, and the source offsets with the Connect consumer's group metadata.
+   */
+  private ControlChannel.Sent send(
       UUID commitId,
       List<DataWritten> written,
       List<PartitionOffset> offsets,
       Map<TopicPartition, SourcePosition> positions) {
     ConsumerGroupMetadata group = groupMetadata;
     long now = clock.millis();
-    producer.beginTransaction();
+    List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(written.size() + 1);
     for (DataWritten event : written) {
-      producer.send(record(group, now, event));
+      records.add(channel.record(group.groupId(), now, event));
     }
-    producer.send(record(group, now, new DataComplete(commitId, offsets)));
-    if (!positions.isEmpty()) {
-      Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-      positions.forEach(
-          (partition, position) ->
-              commit.put(partition, new OffsetAndMetadata(position.nextOffset())));
-      producer.sendOffsetsToTransaction(commit, group);
-    }
-    commitTransaction();
-  }
-
-  /**
-   * Commits the open transaction.
-   *
-   * @throws UnknownOutcome when the commit timed out: the transaction may have committed
-   */
-  private void commitTransaction() {
-    try {
-      producer.commitTransaction();
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      throw new UnknownOutcome(e);
-    }
+    records.add(channel.record(group.groupId(), now, new DataComplete(commitId, offsets)));
+    Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+    positions.forEach(
+        (partition, position) ->
+            commit.put(partition, new OffsetAndMetadata(position.nextOffset())));
+    return channel.send(records, commit, group);
   }
 
   /**
@@ -602,12 +559,16 @@ public final class Worker implements AutoCloseable {
   private boolean settleUncertain() {
     Uncertain pending = uncertain;
     try {
-      producer.commitTransaction();
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      if (clock.millis() - pending.sinceMs() > settings.retryTimeout().toMillis()) {
-        throw unsettled(pending, e);
+      ControlChannel.Sent sent = channel.commitAgain();
+      if (sent.outcome() == ControlChannel.Outcome.UNKNOWN) {
+        if (clock.millis() - pending.sinceMs() > settings.retryTimeout().toMillis()) {
+          throw unsettled(pending, sent.cause());
+        }
+        return false;
       }
-      return false;
+      if (!sent.committed()) {
+        throw unsettled(pending, sent.cause());
+      }
     } catch (ProducerFencedException | InvalidProducerEpochException e) {
       throw new ConnectException(
           "Worker of task "
@@ -618,7 +579,7 @@ public final class Worker implements AutoCloseable {
               + " offsets Kafka holds, which include that hand-over if and only if it was"
               + " committed.",
           e);
-    } catch (KafkaException | IllegalStateException e) {
+    } catch (IllegalStateException e) {
       throw unsettled(pending, e);
     }
     uncertain = null;
@@ -651,14 +612,14 @@ public final class Worker implements AutoCloseable {
         e);
   }
 
-  private void uncertain(Uncertain pending, UnknownOutcome e) {
+  private void uncertain(Uncertain pending, KafkaException e) {
     uncertain = pending;
     LOG.warn(
         "Task {} does not know whether {} was committed ({}): it asks Kafka again and reads"
             + " nothing again meanwhile",
         settings.taskId(),
         pending.what(),
-        settings.secrets().mask(e.getCause().toString()));
+        settings.secrets().mask(e.toString()));
   }
 
   /**
@@ -670,13 +631,6 @@ public final class Worker implements AutoCloseable {
    */
   private record Uncertain(String what, boolean withFiles, long sinceMs) {}
 
-  /** The commit of a transaction timed out: it may or may not have committed. */
-  private static final class UnknownOutcome extends RuntimeException {
-    UnknownOutcome(org.apache.kafka.common.errors.TimeoutException cause) {
-      super(cause);
-    }
-  }
-
   private void requestCommit() {
     long pending;
     lock.lock();
@@ -686,46 +640,36 @@ public final class Worker implements AutoCloseable {
       lock.unlock();
     }
     long started = clock.millis();
+    ConsumerGroupMetadata group = groupMetadata;
+    ControlChannel.Sent sent;
     try {
-      producer.beginTransaction();
-      producer.send(record(groupMetadata, started, new CommitRequest(pending)));
-      commitTransaction();
-      LOG.debug("Task {} asked for an early commit ({} bytes pending)", settings.taskId(), pending);
-    } catch (UnknownOutcome e) {
-      uncertain(new Uncertain("its early commit request", false, started), e);
+      sent =
+          channel.send(
+              List.of(channel.record(group.groupId(), started, new CommitRequest(pending))),
+              Map.of(),
+              group);
     } catch (ProducerFencedException | InvalidProducerEpochException e) {
       throw new ConnectException("Worker of task " + settings.taskId() + " was fenced", e);
-    } catch (KafkaException e) {
-      abortQuietly();
-      LOG.warn(
-          "Task {} could not ask for an early commit: {}",
-          settings.taskId(),
-          settings.secrets().mask(e.toString()));
     }
-  }
-
-  private ProducerRecord<byte[], byte[]> record(
-      ConsumerGroupMetadata group, long now, io.floe.connect.control.ControlEvent event) {
-    byte[] key = settings.taskId().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    return new ProducerRecord<>(
-        topic.name(), key, codec.encode(group.groupId(), settings.taskId(), now, event));
-  }
-
-  private void abortQuietly() {
-    try {
-      producer.abortTransaction();
-    } catch (KafkaException e) {
-      LOG.debug("Aborting the transaction failed too: {}", e.toString());
+    switch (sent.outcome()) {
+      case COMMITTED ->
+          LOG.debug(
+              "Task {} asked for an early commit ({} bytes pending)", settings.taskId(), pending);
+      case UNKNOWN ->
+          uncertain(new Uncertain("its early commit request", false, started), sent.cause());
+      case ABORTED ->
+          LOG.warn(
+              "Task {} could not ask for an early commit: {}",
+              settings.taskId(),
+              settings.secrets().mask(sent.cause().toString()));
     }
   }
 
   /** Closes the control clients: by the control thread as it ends, or by {@link #close}. */
   private void release() {
-    if (consumer != null) {
-      consumer.close(CLIENT_CLOSE);
-    }
-    if (producer != null) {
-      producer.close(CLIENT_CLOSE);
+    ControlChannel open = channel;
+    if (open != null) {
+      open.close();
     }
   }
 
@@ -738,8 +682,9 @@ public final class Worker implements AutoCloseable {
   public void close() {
     loop.stop(
         () -> {
-          if (consumer != null) {
-            consumer.wakeup();
+          ControlChannel open = channel;
+          if (open != null) {
+            open.wakeup();
           }
         });
     boolean locked;

@@ -201,15 +201,7 @@ final class SimConnect {
             () -> 0,
             () -> 0);
     return new Worker(
-        taskSettings,
-        writer,
-        () -> {},
-        control,
-        control.topic(),
-        group,
-        sim.clock,
-        metrics,
-        sim.clock::advance);
+        taskSettings, writer, () -> {}, control, control.topic(), group, sim.clock, metrics);
   }
 
   private Coordinator coordinator() {

@@ -107,6 +107,10 @@ class WorkerTest {
   }
 
   private Worker worker(long bufferBytes) {
+    return worker(bufferBytes, WriterPoolOptions.defaults());
+  }
+
+  private Worker worker(long bufferBytes, WriterPoolOptions writerOptions) {
     FloeSinkConfig config =
         new FloeSinkConfig(
             Map.of("name", "orders", "iceberg.tables", TABLE, "iceberg.catalog.type", "hadoop"));
@@ -114,7 +118,7 @@ class WorkerTest {
         new SinkWriter(
             config,
             new TableProvider(catalog, config),
-            new WriterPool(WriterPoolOptions.defaults(), Map.of(), 1),
+            new WriterPool(writerOptions, Map.of(), 1),
             config.convertOptions(),
             new NoBadRecords());
     ControlSettings settings =
@@ -291,6 +295,36 @@ class WorkerTest {
     List<DataWritten> written = control.events(GROUP, DataWritten.class);
     assertAnsweredWithBothPartitions(id);
     assertThat(commitAndReadIds(written)).containsExactly(5L, 6L, 7L, 1003L);
+  }
+
+  @Test
+  void aFailedWritePausesTheTaskWithoutSleepingAndDropsWhatArrivesMeanwhile() throws IOException {
+    worker.close();
+    worker = worker(Long.MAX_VALUE, new WriterPoolOptions(1, 1)); // every row goes to storage
+    worker.open(List.of(P0, P1));
+    objectStoreDown();
+    long failedAt = clock.millis();
+
+    assertThat(putBoth()).isEqualTo(Map.of(P0, 5L, P1, 3L));
+    assertThat(worker.resumeAtMs()).isEqualTo(failedAt + 500);
+    objectStoreBack();
+    clock.advance(499);
+    assertThat(worker.put(records(P0, 5, 6)))
+        .as("a batch that arrives while the task pauses is dropped and read again")
+        .isEqualTo(Map.of(P0, 5L));
+
+    clock.advance(1);
+    objectStoreDown();
+    assertThat(putBoth()).isEqualTo(Map.of(P0, 5L, P1, 3L));
+    assertThat(worker.resumeAtMs()).as("the pause doubles").isEqualTo(clock.millis() + 1000);
+
+    clock.advance(1000);
+    objectStoreBack();
+    assertThat(putBoth()).isEmpty();
+    UUID id = cycle();
+    assertAnsweredWithBothPartitions(id);
+    assertThat(commitAndReadIds(control.events(GROUP, DataWritten.class)))
+        .containsExactly(5L, 6L, 7L, 1003L);
   }
 
   @Test

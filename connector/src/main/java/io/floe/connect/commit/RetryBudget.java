@@ -1,0 +1,75 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A run of retriable failures: when it began, the pause before the next try (doubling up to a cap),
+ * and whether it has lasted longer than the retry timeout. A success ends the run.
+ */
+final class RetryBudget {
+  private final long timeoutMs;
+  private final long firstBackoffMs;
+  private final long maxBackoffMs;
+  private final Clock clock;
+  private long sinceMs = -1;
+  private long backoffMs;
+
+  RetryBudget(Duration timeout, long firstBackoffMs, long maxBackoffMs, Clock clock) {
+    this.timeoutMs = timeout.toMillis();
+    this.firstBackoffMs = firstBackoffMs;
+    this.maxBackoffMs = maxBackoffMs;
+    this.clock = clock;
+    this.backoffMs = firstBackoffMs;
+  }
+
+  /**
+   * Records a failure now.
+   *
+   * @return whether failures have lasted longer than the retry timeout: time to give up
+   */
+  boolean failed() {
+    long now = clock.millis();
+    if (sinceMs < 0) {
+      sinceMs = now;
+    }
+    return now - sinceMs > timeoutMs;
+  }
+
+  /** Whether the run has lasted longer than the retry timeout, without recording a failure. */
+  boolean spent() {
+    return sinceMs >= 0 && clock.millis() - sinceMs > timeoutMs;
+  }
+
+  boolean failing() {
+    return sinceMs >= 0;
+  }
+
+  /** When the run began. */
+  Instant since() {
+    return Instant.ofEpochMilli(sinceMs);
+  }
+
+  /** How long the run has lasted. */
+  long elapsedMs() {
+    return sinceMs < 0 ? 0 : clock.millis() - sinceMs;
+  }
+
+  /** The pause before the next try: doubles with each call, up to the cap. */
+  long nextBackoffMs() {
+    long next = backoffMs;
+    backoffMs = Math.min(maxBackoffMs, backoffMs * 2);
+    return next;
+  }
+
+  /** A success: the run is over. */
+  void succeeded() {
+    sinceMs = -1;
+    backoffMs = firstBackoffMs;
+  }
+}
