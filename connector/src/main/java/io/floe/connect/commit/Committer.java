@@ -167,6 +167,11 @@ public final class Committer implements AutoCloseable {
     }
   }
 
+  /** Whether this task runs the connector's coordinator now. */
+  boolean runsCoordinator() {
+    return coordinator != null;
+  }
+
   /** Throws if a control thread failed. */
   public void checkHealthy() {
     worker.checkHealthy();

@@ -23,6 +23,7 @@ import io.floe.connect.schema.SchemaChange;
 import io.floe.connect.schema.SchemaDiff;
 import io.floe.connect.schema.SchemaEvolver;
 import io.floe.connect.schema.SetIdentifierFields;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -35,6 +36,7 @@ import java.util.Set;
 import java.util.function.Function;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
@@ -73,6 +75,39 @@ public final class SinkWriter implements AutoCloseable {
 
     /** A record that cannot be routed, converted or written to {@code table} (null if unknown). */
     void failed(SinkRecord record, String table, RuntimeException cause);
+  }
+
+  /** The write path of a task, as its config sets it up: the one way tasks and tests build it. */
+  public static SinkWriter forTask(
+      FloeSinkConfig config, Catalog catalog, RecordOutcomes outcomes) {
+    return forTask(
+        config,
+        catalog,
+        outcomes,
+        WriterPoolOptions.of(config),
+        config.taskIndex(),
+        Clock.systemUTC());
+  }
+
+  /**
+   * The write path of a task with other writer limits or layout, task index or clock (tests).
+   *
+   * @param taskIndex names the task in the files it writes
+   * @param clock when files are opened, for their age
+   */
+  public static SinkWriter forTask(
+      FloeSinkConfig config,
+      Catalog catalog,
+      RecordOutcomes outcomes,
+      WriterPoolOptions options,
+      int taskIndex,
+      Clock clock) {
+    return new SinkWriter(
+        config,
+        new TableProvider(catalog, config),
+        new WriterPool(options, config.writeProperties(), taskIndex, clock),
+        config.convertOptions(),
+        outcomes);
   }
 
   public SinkWriter(

@@ -4,14 +4,12 @@
  */
 package io.floe.connect.commit;
 
-import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.MetricsRegistry;
 import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.SinkWriter;
-import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +22,6 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * The Connect cluster of one connector: its tasks (by index, each with its current instance), the
@@ -187,12 +184,7 @@ final class SimConnect {
   private Worker worker(int index, Supplier<ConsumerGroupMetadata> group) {
     ControlSettings taskSettings = settings(index, settings);
     SinkWriter writer =
-        new SinkWriter(
-            config,
-            new TableProvider(catalog, config),
-            new WriterPool(writerOptions, Map.of(), index, sim.clock),
-            config.convertOptions(),
-            new NoBadRecords());
+        SinkWriter.forTask(config, catalog, new NoBadRecords(), writerOptions, index, sim.clock);
     TaskMetrics metrics =
         new TaskMetrics(
             MetricsRegistry.forTask(CONNECTOR, null),
@@ -281,18 +273,5 @@ final class SimConnect {
     current.clear();
     tasksMax = newMax;
     startMissingTasks(true);
-  }
-
-  /** Every record is good in the simulation. */
-  private static final class NoBadRecords implements SinkWriter.RecordOutcomes {
-    @Override
-    public void tombstone(SinkRecord record) {
-      throw new AssertionError("unexpected tombstone " + record);
-    }
-
-    @Override
-    public void failed(SinkRecord record, String table, RuntimeException cause) {
-      throw new AssertionError("unexpected bad record " + record, cause);
-    }
   }
 }

@@ -7,7 +7,6 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.CommitRequest;
@@ -17,7 +16,6 @@ import io.floe.connect.control.EventManifest;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
 import io.floe.connect.write.SinkWriter;
-import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -115,12 +113,7 @@ class WorkerTest {
         new FloeSinkConfig(
             Map.of("name", "orders", "iceberg.tables", TABLE, "iceberg.catalog.type", "hadoop"));
     SinkWriter writer =
-        new SinkWriter(
-            config,
-            new TableProvider(catalog, config),
-            new WriterPool(writerOptions, Map.of(), 1),
-            config.convertOptions(),
-            new NoBadRecords());
+        SinkWriter.forTask(config, catalog, new NoBadRecords(), writerOptions, 1, clock);
     ControlSettings settings =
         new ControlSettings(
             "orders",
@@ -552,19 +545,6 @@ class WorkerTest {
     assertThat(control.events(GROUP, CommitRequest.class))
         .singleElement()
         .satisfies(request -> assertThat(request.bufferedBytes()).isPositive());
-  }
-
-  /** Every test record is good: a bad one fails the test. */
-  private static final class NoBadRecords implements SinkWriter.RecordOutcomes {
-    @Override
-    public void tombstone(SinkRecord record) {
-      throw new AssertionError("unexpected tombstone " + record);
-    }
-
-    @Override
-    public void failed(SinkRecord record, String table, RuntimeException cause) {
-      throw new AssertionError("unexpected bad record " + record, cause);
-    }
   }
 
   /** The answer to cycle {@code id} after {@link #putBoth}: both partitions' next offsets. */

@@ -7,7 +7,6 @@ package io.floe.connect.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.catalog.CatalogLoader;
-import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.metrics.WriterCounts;
 import java.nio.file.Path;
@@ -49,11 +48,9 @@ class SinkWriterCountsTest {
                 "iceberg.catalog.jdbc.schema-version", "V1",
                 "iceberg.catalog.warehouse", dir.resolve("warehouse").toString()));
     Catalog catalog = new CatalogLoader().load(config);
-    return new SinkWriter(
+    return SinkWriter.forTask(
         config,
-        new TableProvider(catalog, config),
-        new WriterPool(WriterPoolOptions.defaults(), Map.of(), 0),
-        config.convertOptions(),
+        catalog,
         new SinkWriter.RecordOutcomes() {
           @Override
           public void tombstone(SinkRecord record) {

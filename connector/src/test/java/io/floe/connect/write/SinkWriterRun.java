@@ -4,7 +4,6 @@
  */
 package io.floe.connect.write;
 
-import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.config.FloeSinkConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,17 +81,7 @@ final class SinkWriterRun implements AutoCloseable {
             refused.add(new Refused(record.kafkaOffset(), table, cause.getMessage()));
           }
         };
-    try (SinkWriter writer =
-        new SinkWriter(
-            config,
-            new TableProvider(catalog, config),
-            new WriterPool(
-                new WriterPoolOptions(
-                    config.writerMemoryBudgetBytes(), config.writerMaxOpenFiles()),
-                config.writeProperties(),
-                0),
-            config.convertOptions(),
-            outcomes)) {
+    try (SinkWriter writer = SinkWriter.forTask(config, catalog, outcomes)) {
       writer.write(records);
       lastHandOver = writer.handOver();
     }

@@ -64,18 +64,20 @@ final class OrderEvents implements AutoCloseable {
   }
 
   private void send(String topic, long from, long to, LongToIntFunction partitionOf) {
-    Future<RecordMetadata> last = null;
+    java.util.List<Future<RecordMetadata>> sent = new java.util.ArrayList<>();
     for (long id = from; id < to; id++) {
       long now = System.currentTimeMillis();
-      last =
+      sent.add(
           producer.send(
               new ProducerRecord<>(
-                  topic, partitionOf.applyAsInt(id), now, Long.toString(id), value(id, now)));
+                  topic, partitionOf.applyAsInt(id), now, Long.toString(id), value(id, now))));
     }
     producer.flush();
-    if (last != null) {
+    // every send is checked: a record the test believes sent but Kafka never took would show up
+    // as a loss of the connector under test
+    for (Future<RecordMetadata> future : sent) {
       try {
-        last.get(30, TimeUnit.SECONDS);
+        future.get(30, TimeUnit.SECONDS);
       } catch (ExecutionException | TimeoutException e) {
         throw new IllegalStateException("Sending to " + topic + " failed", e);
       } catch (InterruptedException e) {

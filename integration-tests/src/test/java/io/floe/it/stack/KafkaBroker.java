@@ -206,13 +206,36 @@ public final class KafkaBroker implements AutoCloseable {
     createTopic(name, partitions, Map.of());
   }
 
-  /** Creates a topic with topic-level settings, e.g. {@code max.message.bytes}. */
+  /**
+   * Creates a topic with topic-level settings, e.g. {@code max.message.bytes}, and waits until
+   * every partition's leader answers: a producer sending at once to a partition whose leader is not
+   * ready yet gets errors that can make an idempotent producer drop records.
+   */
   public void createTopic(String name, int partitions, Map<String, String> configs) {
     try (Admin admin = admin()) {
       admin
           .createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
           .all()
           .get(30, TimeUnit.SECONDS);
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
+          latest = new java.util.HashMap<>();
+      for (int partition = 0; partition < partitions; partition++) {
+        latest.put(
+            new org.apache.kafka.common.TopicPartition(name, partition),
+            org.apache.kafka.clients.admin.OffsetSpec.latest());
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (true) {
+        try {
+          admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+          break;
+        } catch (ExecutionException notYet) {
+          if (System.nanoTime() > deadline) {
+            throw notYet;
+          }
+          Thread.sleep(100);
+        }
+      }
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("Cannot create topic " + name, e);
     } catch (InterruptedException e) {
