@@ -14,7 +14,6 @@ import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.WriterPoolOptions;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,13 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
-import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MockAdminClient;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -138,25 +131,13 @@ class CommitterTest {
       MockAdminClient.create().brokers(List.of(new Node(0, "localhost", 9092))).build();
   private final ConnectLikeContext context = new ConnectLikeContext();
   private HadoopCatalog catalog;
-  private Path dataFolder;
+  private LocalTable local;
   private Committer committer;
 
   @BeforeEach
   void createTable() throws IOException {
-    catalog = new HadoopCatalog(new Configuration(), dir.resolve("wh").toString());
-    catalog.createNamespace(Namespace.of("db"));
-    dataFolder = Files.createDirectory(dir.resolve("data"));
-    catalog.createTable(
-        TableIdentifier.parse(TABLE),
-        new org.apache.iceberg.Schema(
-            Types.NestedField.optional(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "text", Types.StringType.get())),
-        PartitionSpec.unpartitioned(),
-        Map.of(
-            TableProperties.FORMAT_VERSION,
-            "2",
-            TableProperties.WRITE_DATA_LOCATION,
-            dataFolder.resolve("files").toString()));
+    local = new LocalTable(dir, TABLE, "text");
+    catalog = local.catalog;
     Node broker = admin.broker(0);
     TopicPartitionInfo first = new TopicPartitionInfo(0, broker, List.of(broker), List.of(broker));
     TopicPartitionInfo second = new TopicPartitionInfo(1, broker, List.of(broker), List.of(broker));
@@ -258,8 +239,7 @@ class CommitterTest {
     Committer committer =
         start(config(Map.of("iceberg.tables.writer.memory-budget-bytes", "1048576")));
     assign(committer, ORDERS0, ORDERS1);
-    Files.delete(dataFolder);
-    Files.createFile(dataFolder); // the object store stops accepting files
+    local.storeDown();
 
     List<SinkRecord> batch = new ArrayList<>();
     String text = "x".repeat(10_000);

@@ -27,17 +27,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -80,27 +74,15 @@ class WorkerTest {
   private final InMemoryControlTopic control = new InMemoryControlTopic();
   private final AtomicInteger reportsAwaited = new AtomicInteger();
   private HadoopCatalog catalog;
-  private Path dataFolder;
+  private LocalTable local;
   private Table table;
   private Worker worker;
 
   @BeforeEach
   void createTable() throws IOException {
-    catalog = new HadoopCatalog(new Configuration(), dir.resolve("wh").toString());
-    catalog.createNamespace(Namespace.of("db"));
-    dataFolder = Files.createDirectory(dir.resolve("data"));
-    table =
-        catalog.createTable(
-            TableIdentifier.parse(TABLE),
-            new org.apache.iceberg.Schema(
-                Types.NestedField.optional(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "name", Types.StringType.get())),
-            PartitionSpec.unpartitioned(),
-            Map.of(
-                TableProperties.FORMAT_VERSION,
-                "2",
-                TableProperties.WRITE_DATA_LOCATION,
-                dataFolder.resolve("files").toString()));
+    local = new LocalTable(dir, TABLE, "name");
+    catalog = local.catalog;
+    table = local.table;
     worker = worker(Long.MAX_VALUE);
   }
 
@@ -189,13 +171,11 @@ class WorkerTest {
 
   /** The object store stops accepting files: the data folder is a plain file. */
   private void objectStoreDown() throws IOException {
-    Files.delete(dataFolder);
-    Files.createFile(dataFolder);
+    local.storeDown();
   }
 
   private void objectStoreBack() throws IOException {
-    Files.delete(dataFolder);
-    Files.createDirectory(dataFolder);
+    local.storeBack();
   }
 
   private List<DataComplete> answers() {
