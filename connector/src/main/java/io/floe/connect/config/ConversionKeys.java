@@ -5,6 +5,7 @@
 package io.floe.connect.config;
 
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.TimeOfDayType;
 import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.ZoneId;
@@ -40,6 +41,15 @@ final class ConversionKeys {
       "Iceberg type of epoch-based timestamps (Connect Timestamp, Debezium Timestamp,"
           + " MicroTimestamp, NanoTimestamp) in auto-created tables and new columns: 'timestamptz'"
           + " (instants, UTC) or 'timestamp' (without zone).";
+
+  static final String TIME_TYPE = "iceberg.tables.time-type";
+  static final String TIME_TYPE_DOC =
+      "Iceberg type of time-of-day fields (Connect Time, Debezium Time, MicroTime, NanoTime, Avro"
+          + " time-millis, time-micros) in auto-created tables and new columns: 'time', or"
+          + " 'long-micros' (a long of microseconds since midnight, for engines that cannot read"
+          + " time columns, such as Apache Spark). An existing column keeps its type: values"
+          + " follow it.";
+  static final String TIME_TYPE_DEFAULT = "time";
 
   static final String DECIMAL_ROUNDING = "iceberg.tables.decimal-rounding";
   static final String DECIMAL_ROUNDING_DOC =
@@ -98,6 +108,17 @@ final class ConversionKeys {
         ++order,
         Width.SHORT,
         "Timestamp type");
+    def.define(
+        TIME_TYPE,
+        Type.STRING,
+        TIME_TYPE_DEFAULT,
+        ConfigDef.CaseInsensitiveValidString.in("time", "long-micros"),
+        Importance.LOW,
+        TIME_TYPE_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Time-of-day type");
     def.define(
         DECIMAL_ROUNDING,
         Type.STRING,
@@ -178,7 +199,13 @@ final class ConversionKeys {
         rounding(DECIMAL_ROUNDING, config.getString(DECIMAL_ROUNDING)),
         zone(LOCAL_TIMESTAMP_ZONE, config.getString(LOCAL_TIMESTAMP_ZONE)),
         config.getBoolean(PARSE_NUMERIC_STRINGS),
-        scale < 0 ? OptionalInt.empty() : OptionalInt.of(scale));
+        scale < 0 ? OptionalInt.empty() : OptionalInt.of(scale),
+        timeOfDayType(config));
+  }
+
+  private static TimeOfDayType timeOfDayType(AbstractConfig config) {
+    return TimeOfDayType.valueOf(
+        config.getString(TIME_TYPE).toUpperCase(Locale.ROOT).replace('-', '_'));
   }
 
   static Tombstones tombstones(AbstractConfig config) {

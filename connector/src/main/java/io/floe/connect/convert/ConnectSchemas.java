@@ -59,6 +59,15 @@ public final class ConnectSchemas {
     return TypeUtil.assignFreshIds(type, fresh::incrementAndGet);
   }
 
+  /**
+   * Whether {@code schema} is a time of day (Connect {@code Time}, Debezium {@code Time}, {@code
+   * MicroTime}, {@code NanoTime}). Its values go into a {@code time} column, or into a {@code long}
+   * column as microseconds since midnight, whichever type the column has.
+   */
+  public static boolean isTimeOfDay(Schema schema, ConvertOptions options) {
+    return SourceKind.of(schema, "", options).isTimeOfDay();
+  }
+
   private static Type type(
       Schema schema, String path, int depth, AtomicInteger ids, ConvertOptions options) {
     if (depth > MAX_DEPTH) {
@@ -78,7 +87,10 @@ public final class ConnectSchemas {
       case DECIMAL -> Decimals.typeOf(schema, path);
       case VARIABLE_SCALE_DECIMAL -> variableScaleDecimal(schema, path, options);
       case DATE, EPOCH_DAYS -> Types.DateType.get();
-      case TIME, TIME_MILLIS, TIME_MICROS, TIME_NANOS -> Types.TimeType.get();
+      case TIME, TIME_MILLIS, TIME_MICROS, TIME_NANOS ->
+          options.timeOfDayType() == TimeOfDayType.TIME
+              ? Types.TimeType.get()
+              : Types.LongType.get();
       case TIMESTAMP, EPOCH_MILLIS, EPOCH_MICROS, EPOCH_NANOS ->
           options.timestampsWithZone()
               ? Types.TimestampType.withZone()

@@ -30,6 +30,8 @@ import java.util.Set;
  *     string into a numeric column is then an error
  * @param variableScaleDecimalScale the scale of the {@code decimal(38, scale)} column that Debezium
  *     {@code VariableScaleDecimal} maps to; empty (the default) makes such fields an error
+ * @param timeOfDayType the type of the columns created for time-of-day fields; {@link
+ *     TimeOfDayType#TIME} by default
  */
 public record ConvertOptions(
     boolean timestampsWithZone,
@@ -37,7 +39,8 @@ public record ConvertOptions(
     RoundingMode decimalRounding,
     Optional<ZoneId> zoneForLocalTimestamps,
     boolean parseNumericStrings,
-    OptionalInt variableScaleDecimalScale) {
+    OptionalInt variableScaleDecimalScale,
+    TimeOfDayType timeOfDayType) {
 
   /** Debezium's logical name for UUID strings. */
   public static final String DEBEZIUM_UUID = "io.debezium.data.Uuid";
@@ -49,7 +52,8 @@ public record ConvertOptions(
           RoundingMode.UNNECESSARY,
           Optional.empty(),
           false,
-          OptionalInt.empty());
+          OptionalInt.empty(),
+          TimeOfDayType.TIME);
 
   /** Validates and copies. */
   public ConvertOptions {
@@ -57,6 +61,7 @@ public record ConvertOptions(
     Objects.requireNonNull(decimalRounding, "decimalRounding");
     Objects.requireNonNull(zoneForLocalTimestamps, "zoneForLocalTimestamps");
     Objects.requireNonNull(variableScaleDecimalScale, "variableScaleDecimalScale");
+    Objects.requireNonNull(timeOfDayType, "timeOfDayType");
     if (variableScaleDecimalScale.isPresent()) {
       int scale = variableScaleDecimalScale.getAsInt();
       if (scale < 0 || scale > Decimals.MAX_PRECISION) {
@@ -84,7 +89,8 @@ public record ConvertOptions(
         decimalRounding,
         zoneForLocalTimestamps,
         parseNumericStrings,
-        variableScaleDecimalScale);
+        variableScaleDecimalScale,
+        timeOfDayType);
   }
 
   /** With these STRING schema names mapped to {@code uuid}. */
@@ -95,7 +101,8 @@ public record ConvertOptions(
         decimalRounding,
         zoneForLocalTimestamps,
         parseNumericStrings,
-        variableScaleDecimalScale);
+        variableScaleDecimalScale,
+        timeOfDayType);
   }
 
   /** With decimals rounded by {@code value}; {@link RoundingMode#UNNECESSARY} never rounds. */
@@ -106,7 +113,8 @@ public record ConvertOptions(
         value,
         zoneForLocalTimestamps,
         parseNumericStrings,
-        variableScaleDecimalScale);
+        variableScaleDecimalScale,
+        timeOfDayType);
   }
 
   /** With zone-less date-times read in {@code value} when they go into {@code timestamptz}. */
@@ -117,7 +125,8 @@ public record ConvertOptions(
         decimalRounding,
         Optional.of(value),
         parseNumericStrings,
-        variableScaleDecimalScale);
+        variableScaleDecimalScale,
+        timeOfDayType);
   }
 
   /** With strings parsed into numeric columns (true) or rejected (false). */
@@ -128,7 +137,8 @@ public record ConvertOptions(
         decimalRounding,
         zoneForLocalTimestamps,
         value,
-        variableScaleDecimalScale);
+        variableScaleDecimalScale,
+        timeOfDayType);
   }
 
   /** With Debezium {@code VariableScaleDecimal} mapped to {@code decimal(38, scale)}. */
@@ -139,6 +149,19 @@ public record ConvertOptions(
         decimalRounding,
         zoneForLocalTimestamps,
         parseNumericStrings,
-        OptionalInt.of(scale));
+        OptionalInt.of(scale),
+        timeOfDayType);
+  }
+
+  /** With time-of-day fields getting columns of type {@code value}. */
+  public ConvertOptions withTimeOfDayType(TimeOfDayType value) {
+    return new ConvertOptions(
+        timestampsWithZone,
+        uuidSchemaNames,
+        decimalRounding,
+        zoneForLocalTimestamps,
+        parseNumericStrings,
+        variableScaleDecimalScale,
+        value);
   }
 }

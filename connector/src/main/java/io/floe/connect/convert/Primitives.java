@@ -23,7 +23,10 @@ final class Primitives {
     return switch (target.typeId()) {
       case BOOLEAN -> Numbers.toBoolean(site);
       case INTEGER -> Numbers.toInt(site, o);
-      case LONG -> Numbers.toLong(site, o);
+      case LONG ->
+          kind != null && kind.isTimeOfDay()
+              ? Temporals.toMicrosOfDay(kind, site)
+              : Numbers.toLong(site, o);
       case FLOAT -> Numbers.toFloat(site, o);
       case DOUBLE -> Numbers.toDouble(site, o);
       case DECIMAL -> decimal(source, kind, (Types.DecimalType) target, site, o);

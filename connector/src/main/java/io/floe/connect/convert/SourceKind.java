@@ -70,6 +70,11 @@ enum SourceKind {
   static final String DBZ_ZONED_TIME = "io.debezium.time.ZonedTime";
   static final String DBZ_VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal";
 
+  /** Whether this is one of the time-of-day kinds, whatever its unit. */
+  boolean isTimeOfDay() {
+    return this == TIME || this == TIME_MILLIS || this == TIME_MICROS || this == TIME_NANOS;
+  }
+
   /** Classifies {@code schema}; {@code path} names the field in errors. */
   static SourceKind of(Schema schema, String path, ConvertOptions options) {
     String name = schema.name();

@@ -25,7 +25,8 @@ import org.apache.iceberg.util.DateTimeUtil;
  * Date}/{@code Time}/{@code Timestamp}, Debezium's {@code io.debezium.time.*}); without one, only
  * {@code java.time} values and ISO-8601 strings are accepted, never bare numbers. Iceberg's {@code
  * time}, {@code timestamp} and {@code timestamptz} hold microseconds: finer digits are truncated
- * (towards the past). {@code timestamp_ns} columns keep nanoseconds.
+ * (towards the past). {@code timestamp_ns} columns keep nanoseconds. A time of day going into a
+ * {@code long} column becomes microseconds since midnight.
  */
 final class Temporals {
   private static final long MILLIS_PER_DAY = 86_400_000L;
@@ -84,36 +85,49 @@ final class Temporals {
   }
 
   static ValueConverter toTime(SourceKind kind, Site site) {
-    return switch (orPlain(kind)) {
-      case TIME -> value -> timeOfDay(utilDateMillis(value, site), Unit.MILLIS, site, value);
+    if (kind != null && kind.isTimeOfDay()) {
+      ValueConverter micros = toMicrosOfDay(kind, site);
+      return value -> DateTimeUtil.timeFromMicros((Long) micros.convert(value));
+    }
+    return value -> {
+      if (value instanceof LocalTime time) {
+        return time.truncatedTo(ChronoUnit.MICROS);
+      }
+      if (value instanceof String s) {
+        try {
+          return LocalTime.parse(s, DateTimeFormatter.ISO_LOCAL_TIME)
+              .truncatedTo(ChronoUnit.MICROS);
+        } catch (DateTimeParseException e) {
+          throw site.fail(value, "not an ISO-8601 local time");
+        }
+      }
+      throw site.fail(value, "not a time of day");
+    };
+  }
+
+  /**
+   * Microseconds since midnight, for a time of day going into a {@code long} column (or, through
+   * {@link #toTime}, a {@code time} column).
+   *
+   * @param kind one of the time-of-day kinds ({@link SourceKind#isTimeOfDay()})
+   */
+  static ValueConverter toMicrosOfDay(SourceKind kind, Site site) {
+    return switch (kind) {
+      case TIME -> value -> microsOfDay(utilDateMillis(value, site), Unit.MILLIS, site, value);
       case TIME_MILLIS ->
           value -> {
             if (!(value instanceof Integer millis)) {
               throw site.fail(value, "not an int count of milliseconds");
             }
-            return timeOfDay(millis, Unit.MILLIS, site, value);
+            return microsOfDay(millis, Unit.MILLIS, site, value);
           };
-      case TIME_MICROS -> value -> timeOfDay(epochLong(value, site), Unit.MICROS, site, value);
-      case TIME_NANOS -> value -> timeOfDay(epochLong(value, site), Unit.NANOS, site, value);
-      default ->
-          value -> {
-            if (value instanceof LocalTime time) {
-              return time.truncatedTo(ChronoUnit.MICROS);
-            }
-            if (value instanceof String s) {
-              try {
-                return LocalTime.parse(s, DateTimeFormatter.ISO_LOCAL_TIME)
-                    .truncatedTo(ChronoUnit.MICROS);
-              } catch (DateTimeParseException e) {
-                throw site.fail(value, "not an ISO-8601 local time");
-              }
-            }
-            throw site.fail(value, "not a time of day");
-          };
+      case TIME_MICROS -> value -> microsOfDay(epochLong(value, site), Unit.MICROS, site, value);
+      case TIME_NANOS -> value -> microsOfDay(epochLong(value, site), Unit.NANOS, site, value);
+      default -> throw new IllegalArgumentException(kind + " is not a time of day");
     };
   }
 
-  private static LocalTime timeOfDay(long amount, Unit unit, Site site, Object value) {
+  private static Long microsOfDay(long amount, Unit unit, Site site, Object value) {
     long perDay =
         switch (unit) {
           case MILLIS -> MILLIS_PER_DAY;
@@ -123,13 +137,11 @@ final class Temporals {
     if (amount < 0 || amount >= perDay) {
       throw site.fail(value, "time of day outside [00:00, 24:00)");
     }
-    long micros =
-        switch (unit) {
-          case MILLIS -> amount * 1000;
-          case MICROS -> amount;
-          case NANOS -> amount / 1000;
-        };
-    return DateTimeUtil.timeFromMicros(micros);
+    return switch (unit) {
+      case MILLIS -> amount * 1000;
+      case MICROS -> amount;
+      case NANOS -> amount / 1000;
+    };
   }
 
   static ValueConverter toTimestamp(

@@ -38,7 +38,8 @@ import org.apache.kafka.connect.data.Schema;
  *   <li>a required column the record lacks becomes optional, so that the record's row holds null
  *       there (the column is never dropped); an optional one needs nothing;
  *   <li>what the column already holds needs nothing: an int field into a long column, a required
- *       field into an optional column;
+ *       field into an optional column, a time of day into a {@code time} column or a {@code long}
+ *       one (microseconds since midnight), whichever type the column was created with;
  *   <li>an identifier field (Iceberg's identifier fields) stays required: a record that would make
  *       it optional is incompatible;
  *   <li>anything else is an {@link IncompatibleSchemaException}.
@@ -208,6 +209,8 @@ public final class SchemaDiff {
       String value = column + ".value";
       optionality(value, tableMap.isValueRequired(), recordMap.isValueOptional());
       type(record.valueSchema(), recordMap.valueType(), tableMap.valueType(), value);
+    } else if (ConnectSchemas.isTimeOfDay(record, options)) {
+      timeOfDay(recordType, table, column);
     } else if (recordType.isPrimitiveType() && table.isPrimitiveType()) {
       primitive(recordType.asPrimitiveType(), table.asPrimitiveType(), column);
     } else {
@@ -221,6 +224,19 @@ public final class SchemaDiff {
     keys.type(record, recordType, table, column);
     if (!keys.changes.isEmpty()) {
       throw incompatible(column, table, recordType, "map keys cannot change");
+    }
+  }
+
+  /**
+   * A time of day goes into a {@code time} column, or into a {@code long} column as microseconds
+   * since midnight, whichever the column was created as: the configured time type only shapes new
+   * columns.
+   */
+  private void timeOfDay(Type recordType, Type table, String column) {
+    Type.TypeID id = table.typeId();
+    if (id != Type.TypeID.TIME && id != Type.TypeID.LONG) {
+      throw incompatible(
+          column, table, recordType, "a time of day goes into a time or long column");
     }
   }
 

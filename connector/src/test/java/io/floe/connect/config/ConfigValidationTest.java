@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.IcebergSinkConnector;
+import io.floe.connect.convert.TimeOfDayType;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,27 @@ class ConfigValidationTest {
     Map<String, String> config = valid();
     config.put(FloeSinkConfig.CATALOG_TYPE, type);
     assertThat(errors(config)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"long", "micros", "long_micros", "timestamp", ""})
+  void rejectsAnUnknownTimeTypeOnItsKey(String type) {
+    Map<String, String> config = valid();
+    config.put(ConversionKeys.TIME_TYPE, type);
+    assertThat(errors(config)).containsOnlyKeys(ConversionKeys.TIME_TYPE);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"time, TIME", "long-micros, LONG_MICROS", "Long-Micros, LONG_MICROS", "TIME, TIME"})
+  void theTimeTypeReachesTheConverters(String type, TimeOfDayType expected) {
+    Map<String, String> config = valid();
+    config.put(ConversionKeys.TIME_TYPE, type);
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).convertOptions().timeOfDayType()).isEqualTo(expected);
+    config.remove(ConversionKeys.TIME_TYPE);
+    assertThat(new FloeSinkConfig(config).convertOptions().timeOfDayType())
+        .as("the default")
+        .isEqualTo(TimeOfDayType.TIME);
   }
 
   @Test

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.TimeOfDayType;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.iceberg.types.Type;
@@ -27,6 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SchemaDiffTest {
   private static final String TABLE = "db.t";
   private static final ConvertOptions OPTIONS = ConvertOptions.defaults();
+  private static final ConvertOptions AS_LONG =
+      OPTIONS.withTimeOfDayType(TimeOfDayType.LONG_MICROS);
 
   private static List<SchemaChange> diff(Schema record, org.apache.iceberg.Schema table) {
     return SchemaDiff.between(TABLE, record, table, OPTIONS);
@@ -255,6 +258,46 @@ class SchemaDiffTest {
                   .contains("int to long")
                   .contains("bad-record policy");
             });
+  }
+
+  static Stream<Arguments> timesOfDay() {
+    return Stream.of(
+        Arguments.of(org.apache.kafka.connect.data.Time.builder().optional().build()),
+        Arguments.of(SchemaBuilder.int32().name("io.debezium.time.Time").optional().build()),
+        Arguments.of(SchemaBuilder.int64().name("io.debezium.time.MicroTime").optional().build()),
+        Arguments.of(SchemaBuilder.int64().name("io.debezium.time.NanoTime").optional().build()));
+  }
+
+  @ParameterizedTest
+  @MethodSource("timesOfDay")
+  void aTimeOfDayKeepsGoingIntoItsTimeOrLongColumnWhateverTheTimeType(Schema field) {
+    for (Type column : new Type[] {Types.TimeType.get(), Types.LongType.get()}) {
+      org.apache.iceberg.Schema table = idAnd(optional(2, "v", column));
+      for (ConvertOptions options : new ConvertOptions[] {OPTIONS, AS_LONG}) {
+        assertThat(SchemaDiff.between(TABLE, record("v", field), table, options)).isEmpty();
+      }
+    }
+    org.apache.iceberg.Schema table = idAnd(optional(2, "w", Types.StringType.get()));
+    assertThat(SchemaDiff.between(TABLE, record("v", field), table, AS_LONG))
+        .contains(new AddColumn(null, "v", Types.LongType.get(), null));
+    assertThat(SchemaDiff.between(TABLE, record("v", field), table, OPTIONS))
+        .contains(new AddColumn(null, "v", Types.TimeType.get(), null));
+  }
+
+  @ParameterizedTest
+  @MethodSource("timesOfDay")
+  void aTimeOfDayIntoAColumnOfAnotherTypeIsIncompatible(Schema field) {
+    for (Type column : new Type[] {Types.IntegerType.get(), Types.StringType.get()}) {
+      org.apache.iceberg.Schema table = idAnd(optional(2, "v", column));
+      assertThatThrownBy(() -> SchemaDiff.between(TABLE, record("v", field), table, AS_LONG))
+          .isInstanceOfSatisfying(
+              IncompatibleSchemaException.class,
+              e -> {
+                assertThat(e.column()).isEqualTo("v");
+                assertThat(e.getMessage())
+                    .contains("a time of day goes into a time or long column");
+              });
+    }
   }
 
   @Test
