@@ -10,6 +10,7 @@ import io.floe.connect.catalog.CatalogWait;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.commit.Committer;
 import io.floe.connect.commit.FirstOffsets;
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.ConfiguredKafkaClients;
@@ -93,7 +94,7 @@ public class IcebergSinkTask extends SinkTask {
               + " nothing until the catalog answers, and fails if it does not within {}={} ms. {}",
           version(),
           config.taskIndex(),
-          FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS,
+          CommitKeys.COMMIT_RETRY_TIMEOUT_MS,
           config.commitRetryTimeout().toMillis(),
           e.getMessage());
       return;

@@ -440,7 +440,7 @@ public final class Coordinator implements AutoCloseable {
               + " ms): nothing of them is committed. Check the status and logs of the tasks that"
               + " own them (a failed or stuck task, or a task that cannot hand its files over);"
               + " see "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES
+              + io.floe.connect.config.CommitKeys.COMMIT_MAX_SILENT_CYCLES
               + ".");
     }
   }
@@ -562,7 +562,7 @@ public final class Coordinator implements AutoCloseable {
           "Commits have failed for "
               + (now - firstFailureMs)
               + " ms, longer than "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
               + "="
               + settings.retryTimeout().toMillis()
               + "; tables "
@@ -676,7 +676,7 @@ public final class Coordinator implements AutoCloseable {
                 + " was committed: its commit has timed out since "
                 + Instant.ofEpochMilli(uncertainSinceMs)
                 + ", longer than "
-                + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+                + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
                 + ". A restarted coordinator reads on from what Kafka holds.",
             e);
       }
@@ -700,7 +700,7 @@ public final class Coordinator implements AutoCloseable {
               + " since "
               + Instant.ofEpochMilli(controlFailedSinceMs)
               + " (longer than "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
               + "). Last cause: "
               + settings.secrets().mask(e.toString()),
           e);
