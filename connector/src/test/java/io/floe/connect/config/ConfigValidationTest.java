@@ -172,6 +172,37 @@ class ConfigValidationTest {
         .contains("worker's bootstrap.servers");
   }
 
+  @ParameterizedTest
+  @CsvSource({"explicit:9092,", ",worker:9092", ","})
+  void validationRefusesExactlyTheBootstrapServersTheControlClientsCannotStartWith(
+      String explicit, String workers) {
+    Map<String, String> config = valid();
+    config.remove(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS);
+    if (explicit != null) {
+      config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, explicit);
+    }
+    Map<String, String> environment = new HashMap<>();
+    if (workers != null) {
+      environment.put("CONNECT_BOOTSTRAP_SERVERS", workers);
+    }
+    WorkerKafka worker = new WorkerKafka(key -> null, environment::get);
+    boolean refused =
+        ConfigValidation.addCrossFieldErrors(
+                new Config(FloeSinkConfig.CONFIG_DEF.validate(config)), config, worker)
+            .configValues()
+            .stream()
+            .anyMatch(v -> !v.errorMessages().isEmpty());
+    FloeSinkConfig parsed = new FloeSinkConfig(config);
+    if (refused) {
+      assertThatThrownBy(() -> parsed.kafkaBootstrapServers(worker))
+          .hasMessageContaining(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS);
+    } else {
+      assertThat(parsed.kafkaBootstrapServers(worker))
+          .isEqualTo(explicit != null ? explicit : workers);
+    }
+    assertThat(refused).isEqualTo(explicit == null && workers == null);
+  }
+
   @Test
   void flagsAMisspeltKeyWithTheKeyItProbablyMeant() {
     Map<String, String> config = valid();
