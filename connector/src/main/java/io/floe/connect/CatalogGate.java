@@ -8,6 +8,7 @@ import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.catalog.CatalogUnreachableException;
 import io.floe.connect.catalog.CatalogWait;
 import io.floe.connect.commit.FirstOffsets;
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.version.FloeVersion;
 import java.time.Clock;
@@ -58,7 +59,7 @@ final class CatalogGate {
               + " nothing until the catalog answers, and fails if it does not within {}={} ms. {}",
           FloeVersion.get(),
           config.taskIndex(),
-          FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS,
+          CommitKeys.COMMIT_RETRY_TIMEOUT_MS,
           config.commitRetryTimeout().toMillis(),
           e.getMessage());
       return new CatalogGate(config, clock, null, started);

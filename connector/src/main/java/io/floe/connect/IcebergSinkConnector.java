@@ -5,6 +5,7 @@
 package io.floe.connect;
 
 import io.floe.connect.config.ConfigValidation;
+import io.floe.connect.config.ConnectKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.SourceConsumer;
 import io.floe.connect.config.SourceIsolation;
@@ -62,7 +63,7 @@ public class IcebergSinkConnector extends SinkConnector {
     List<Map<String, String>> configs = new ArrayList<>(maxTasks);
     for (int i = 0; i < maxTasks; i++) {
       Map<String, String> task = new HashMap<>(props);
-      task.put(FloeSinkConfig.TASK_INDEX, Integer.toString(i));
+      task.put(ConnectKeys.TASK_INDEX, Integer.toString(i));
       configs.add(task);
     }
     return configs;

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.catalog;
 
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,7 +70,7 @@ public final class CatalogWait {
                 + "' has been out of reach since "
                 + Instant.ofEpochMilli(sinceMs)
                 + " (longer than "
-                + FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+                + CommitKeys.COMMIT_RETRY_TIMEOUT_MS
                 + "="
                 + timeout.toMillis()
                 + "); the task read nothing meanwhile, and a restart tries again. Last error: "

@@ -6,6 +6,7 @@ package io.floe.connect.catalog;
 
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.TableConfig;
+import io.floe.connect.config.TableKeys;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -73,7 +74,7 @@ public final class TableProvider {
               + " does not exist in catalog '"
               + catalog.name()
               + "': create it, or set "
-              + FloeSinkConfig.TABLES_AUTO_CREATE_ENABLED
+              + TableKeys.TABLES_AUTO_CREATE_ENABLED
               + "=true.");
     }
     return create(TableIdentifier.parse(table), schema, config.tableConfig(table));
@@ -93,7 +94,7 @@ public final class TableProvider {
               + ". Fix "
               + TableConfig.key(tableConfig.table(), TableConfig.PARTITION_BY)
               + " or "
-              + FloeSinkConfig.TABLES_DEFAULT_PARTITION_BY
+              + TableKeys.TABLES_DEFAULT_PARTITION_BY
               + ".",
           e);
     }

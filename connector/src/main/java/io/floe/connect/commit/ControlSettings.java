@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import java.time.Duration;
@@ -57,7 +58,7 @@ public record ControlSettings(
         bufferBytes,
         secrets,
         tables,
-        FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES_DEFAULT);
+        CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT);
   }
 
   public static ControlSettings of(FloeSinkConfig config) {

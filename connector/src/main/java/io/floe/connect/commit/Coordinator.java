@@ -419,7 +419,7 @@ public final class Coordinator implements AutoCloseable {
               + " ms): nothing of them is committed. Check the status and logs of the tasks that"
               + " own them (a failed or stuck task, or a task that cannot hand its files over);"
               + " see "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES
+              + io.floe.connect.config.CommitKeys.COMMIT_MAX_SILENT_CYCLES
               + ".");
     }
   }
@@ -533,7 +533,7 @@ public final class Coordinator implements AutoCloseable {
           "Commits have failed for "
               + commitRetries.elapsedMs()
               + " ms, longer than "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
               + "="
               + settings.retryTimeout().toMillis()
               + "; tables "
@@ -633,7 +633,7 @@ public final class Coordinator implements AutoCloseable {
                 + " was committed: its commit has timed out since "
                 + Instant.ofEpochMilli(uncertainSinceMs)
                 + ", longer than "
-                + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+                + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
                 + ". A restarted coordinator reads on from what Kafka holds.",
             sent.cause());
       }
@@ -656,7 +656,7 @@ public final class Coordinator implements AutoCloseable {
               + " since "
               + controlRetries.since()
               + " (longer than "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
               + "). Last cause: "
               + settings.secrets().mask(e.toString()),
           e);

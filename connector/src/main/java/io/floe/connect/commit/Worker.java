@@ -468,7 +468,7 @@ public final class Worker implements AutoCloseable {
               + " since "
               + retries.since()
               + " (longer than "
-              + io.floe.connect.config.FloeSinkConfig.COMMIT_RETRY_TIMEOUT_MS
+              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
               + "="
               + settings.retryTimeout().toMillis()
               + "); nothing it wrote since then is committed, and a restart reads it again. Last"

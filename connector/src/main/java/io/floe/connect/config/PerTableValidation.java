@@ -23,18 +23,17 @@ final class PerTableValidation {
   static void check(Map<String, ConfigValue> values, Map<String, String> props) {
     if (!ConfigValidation.valid(
         values,
-        FloeSinkConfig.TABLES,
-        FloeSinkConfig.TABLES_DYNAMIC_ENABLED,
-        FloeSinkConfig.TABLES_ROUTE_FIELD)) {
+        RoutingKeys.TABLES,
+        RoutingKeys.TABLES_DYNAMIC_ENABLED,
+        RoutingKeys.TABLES_ROUTE_FIELD)) {
       return;
     }
     Set<String> tables = new TreeSet<>();
-    for (Object table : (List<?>) values.get(FloeSinkConfig.TABLES).value()) {
+    for (Object table : (List<?>) values.get(RoutingKeys.TABLES).value()) {
       tables.add(String.valueOf(table));
     }
-    boolean dynamic =
-        Boolean.TRUE.equals(values.get(FloeSinkConfig.TABLES_DYNAMIC_ENABLED).value());
-    boolean routeField = values.get(FloeSinkConfig.TABLES_ROUTE_FIELD).value() != null;
+    boolean dynamic = Boolean.TRUE.equals(values.get(RoutingKeys.TABLES_DYNAMIC_ENABLED).value());
+    boolean routeField = values.get(RoutingKeys.TABLES_ROUTE_FIELD).value() != null;
 
     Set<String> tablesWithRegex = new TreeSet<>();
     for (Map.Entry<String, String> prop : props.entrySet()) {
@@ -60,7 +59,7 @@ final class PerTableValidation {
         ConfigValidation.error(
             values,
             key,
-            "Table '" + table + "' is not listed in " + FloeSinkConfig.TABLES + " (a typo?).");
+            "Table '" + table + "' is not listed in " + RoutingKeys.TABLES + " (a typo?).");
         continue;
       }
       checkValue(values, key, setting, prop.getValue(), dynamic, routeField);
@@ -75,9 +74,9 @@ final class PerTableValidation {
       if (!without.isEmpty()) {
         ConfigValidation.error(
             values,
-            FloeSinkConfig.TABLES,
+            RoutingKeys.TABLES,
             "With "
-                + FloeSinkConfig.TABLES_ROUTE_FIELD
+                + RoutingKeys.TABLES_ROUTE_FIELD
                 + " and route rules, a table without iceberg.table.<table>.route-regex receives no"
                 + " record: add one for "
                 + String.join(", ", without)
@@ -105,7 +104,7 @@ final class PerTableValidation {
               values,
               key,
               "A route rule needs the field it matches: set "
-                  + FloeSinkConfig.TABLES_ROUTE_FIELD
+                  + RoutingKeys.TABLES_ROUTE_FIELD
                   + ".");
         } else {
           try {

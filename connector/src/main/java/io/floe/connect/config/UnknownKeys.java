@@ -20,10 +20,10 @@ final class UnknownKeys {
   /** Prefixes whose keys go to another component as they are, so any name is accepted. */
   static final List<String> PASS_THROUGH =
       List.of(
-          FloeSinkConfig.CATALOG_PREFIX,
-          FloeSinkConfig.KAFKA_PREFIX,
-          FloeSinkConfig.AUTO_CREATE_PROPS_PREFIX,
-          FloeSinkConfig.WRITE_PROPS_PREFIX);
+          CatalogKeys.CATALOG_PREFIX,
+          KafkaKeys.KAFKA_PREFIX,
+          TableKeys.AUTO_CREATE_PROPS_PREFIX,
+          WriterKeys.WRITE_PROPS_PREFIX);
 
   private UnknownKeys() {}
 

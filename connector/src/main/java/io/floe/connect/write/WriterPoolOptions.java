@@ -5,6 +5,7 @@
 package io.floe.connect.write;
 
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.WriterKeys;
 
 /**
  * Limits shared by all table writers of one task.
@@ -39,8 +40,8 @@ import io.floe.connect.config.FloeSinkConfig;
 public record WriterPoolOptions(
     long memoryBudgetBytes, int maxOpenFiles, boolean shareFilesAcrossSourcePartitions) {
   public static final long DEFAULT_MEMORY_BUDGET_BYTES =
-      FloeSinkConfig.WRITER_MEMORY_BUDGET_BYTES_DEFAULT;
-  public static final int DEFAULT_MAX_OPEN_FILES = FloeSinkConfig.WRITER_MAX_OPEN_FILES_DEFAULT;
+      WriterKeys.WRITER_MEMORY_BUDGET_BYTES_DEFAULT;
+  public static final int DEFAULT_MAX_OPEN_FILES = WriterKeys.WRITER_MAX_OPEN_FILES_DEFAULT;
 
   public WriterPoolOptions {
     if (memoryBudgetBytes <= 0) {

@@ -7,7 +7,7 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.CommitComplete;
 import io.floe.connect.control.CommitRequest;
@@ -310,7 +310,7 @@ class CoordinatorTest {
   @Test
   void aPartitionNoTaskAnswersForStopsTheCoordinatorNamingItAfterTheSetNumberOfCycles() {
     coordinator = open(control);
-    for (int i = 1; i < FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES_DEFAULT; i++) {
+    for (int i = 1; i < CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT; i++) {
       cycleWithoutPartition1();
       turn();
     }
@@ -328,7 +328,7 @@ class CoordinatorTest {
   @Test
   void aLateAnswerIsWordFromItsPartitionAndKeepsTheCoordinatorRunning() {
     coordinator = open(control);
-    for (int i = 0; i < 2 * FloeSinkConfig.COMMIT_MAX_SILENT_CYCLES_DEFAULT; i++) {
+    for (int i = 0; i < 2 * CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT; i++) {
       UUID cycle = cycleWithoutPartition1();
       turn();
       answer("orders-1", cycle, idle(P1)); // after the cycle timed out

@@ -27,10 +27,10 @@ class ConfigValidationTest {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", IcebergSinkConnector.class.getName());
     config.put("topics", "events");
-    config.put(FloeSinkConfig.TABLES, "db.events");
-    config.put(FloeSinkConfig.CATALOG_TYPE, "jdbc");
+    config.put(RoutingKeys.TABLES, "db.events");
+    config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
     config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
-    config.put(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
+    config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
     return config;
   }
 
@@ -49,10 +49,10 @@ class ConfigValidationTest {
   @Test
   void requiresATableListOrDynamicRouting() {
     Map<String, String> config = valid();
-    config.remove(FloeSinkConfig.TABLES);
+    config.remove(RoutingKeys.TABLES);
     assertThat(errors(config))
-        .containsOnlyKeys(FloeSinkConfig.TABLES)
-        .extractingByKey(FloeSinkConfig.TABLES, InstanceOfAssertFactories.list(String.class))
+        .containsOnlyKeys(RoutingKeys.TABLES)
+        .extractingByKey(RoutingKeys.TABLES, InstanceOfAssertFactories.list(String.class))
         .singleElement()
         .asString()
         .contains("No table to write to");
@@ -61,20 +61,20 @@ class ConfigValidationTest {
   @Test
   void rejectsStaticAndDynamicRoutingTogetherOnTheDynamicKey() {
     Map<String, String> config = valid();
-    config.put(FloeSinkConfig.TABLES_DYNAMIC_ENABLED, "true");
-    config.put(FloeSinkConfig.TABLES_ROUTE_FIELD, "table");
-    assertThat(errors(config)).containsOnlyKeys(FloeSinkConfig.TABLES_DYNAMIC_ENABLED);
+    config.put(RoutingKeys.TABLES_DYNAMIC_ENABLED, "true");
+    config.put(RoutingKeys.TABLES_ROUTE_FIELD, "table");
+    assertThat(errors(config)).containsOnlyKeys(RoutingKeys.TABLES_DYNAMIC_ENABLED);
   }
 
   @Test
   void dynamicRoutingNeedsARouteField() {
     Map<String, String> config = valid();
-    config.remove(FloeSinkConfig.TABLES);
-    config.put(FloeSinkConfig.TABLES_DYNAMIC_ENABLED, "true");
+    config.remove(RoutingKeys.TABLES);
+    config.put(RoutingKeys.TABLES_DYNAMIC_ENABLED, "true");
     assertThat(errors(config))
-        .containsOnlyKeys(FloeSinkConfig.TABLES_ROUTE_FIELD)
+        .containsOnlyKeys(RoutingKeys.TABLES_ROUTE_FIELD)
         .extractingByKey(
-            FloeSinkConfig.TABLES_ROUTE_FIELD, InstanceOfAssertFactories.list(String.class))
+            RoutingKeys.TABLES_ROUTE_FIELD, InstanceOfAssertFactories.list(String.class))
         .singleElement()
         .asString()
         .contains("set iceberg.tables.route-field");
@@ -83,29 +83,29 @@ class ConfigValidationTest {
   @Test
   void requiresACatalogTypeOrImplementation() {
     Map<String, String> config = valid();
-    config.remove(FloeSinkConfig.CATALOG_TYPE);
-    assertThat(errors(config)).containsOnlyKeys(FloeSinkConfig.CATALOG_TYPE);
+    config.remove(CatalogKeys.CATALOG_TYPE);
+    assertThat(errors(config)).containsOnlyKeys(CatalogKeys.CATALOG_TYPE);
 
-    config.put(FloeSinkConfig.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
+    config.put(CatalogKeys.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
     assertThat(errors(config)).isEmpty();
 
-    config.put(FloeSinkConfig.CATALOG_TYPE, "rest");
-    assertThat(errors(config)).containsOnlyKeys(FloeSinkConfig.CATALOG_IMPL);
+    config.put(CatalogKeys.CATALOG_TYPE, "rest");
+    assertThat(errors(config)).containsOnlyKeys(CatalogKeys.CATALOG_IMPL);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"jbdc", "nessie", "", "hive"})
   void rejectsUnknownCatalogTypes(String type) {
     Map<String, String> config = valid();
-    config.put(FloeSinkConfig.CATALOG_TYPE, type);
-    assertThat(errors(config)).containsOnlyKeys(FloeSinkConfig.CATALOG_TYPE);
+    config.put(CatalogKeys.CATALOG_TYPE, type);
+    assertThat(errors(config)).containsOnlyKeys(CatalogKeys.CATALOG_TYPE);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"REST", "Jdbc", " glue ", "hadoop"})
   void catalogTypesAreCaseInsensitive(String type) {
     Map<String, String> config = valid();
-    config.put(FloeSinkConfig.CATALOG_TYPE, type);
+    config.put(CatalogKeys.CATALOG_TYPE, type);
     assertThat(errors(config)).isEmpty();
   }
 
@@ -133,47 +133,46 @@ class ConfigValidationTest {
   @Test
   void commitTimeoutMustBeShorterThanTheInterval() {
     Map<String, String> config = valid();
-    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "10000");
-    config.put(FloeSinkConfig.COMMIT_TIMEOUT_MS, "10000");
+    config.put(CommitKeys.COMMIT_INTERVAL_MS, "10000");
+    config.put(CommitKeys.COMMIT_TIMEOUT_MS, "10000");
     assertThat(errors(config))
-        .containsOnlyKeys(FloeSinkConfig.COMMIT_TIMEOUT_MS)
-        .extractingByKey(
-            FloeSinkConfig.COMMIT_TIMEOUT_MS, InstanceOfAssertFactories.list(String.class))
+        .containsOnlyKeys(CommitKeys.COMMIT_TIMEOUT_MS)
+        .extractingByKey(CommitKeys.COMMIT_TIMEOUT_MS, InstanceOfAssertFactories.list(String.class))
         .singleElement()
         .asString()
         .contains("10000 ms");
 
-    config.put(FloeSinkConfig.COMMIT_TIMEOUT_MS, "9999");
+    config.put(CommitKeys.COMMIT_TIMEOUT_MS, "9999");
     assertThat(errors(config)).isEmpty();
   }
 
   @Test
   void aKeyThatFailsItsOwnValidationGetsNoCrossFieldNoise() {
     Map<String, String> config = valid();
-    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "soon");
+    config.put(CommitKeys.COMMIT_INTERVAL_MS, "soon");
     assertThat(errors(config))
-        .containsOnlyKeys(FloeSinkConfig.COMMIT_INTERVAL_MS)
+        .containsOnlyKeys(CommitKeys.COMMIT_INTERVAL_MS)
         .extractingByKey(
-            FloeSinkConfig.COMMIT_INTERVAL_MS, InstanceOfAssertFactories.list(String.class))
+            CommitKeys.COMMIT_INTERVAL_MS, InstanceOfAssertFactories.list(String.class))
         .hasSize(1);
   }
 
   @Test
   void anUnsetCommitTimeoutIsDerivedFromAShortIntervalInsteadOfRefused() {
     Map<String, String> config = valid();
-    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "10000");
+    config.put(CommitKeys.COMMIT_INTERVAL_MS, "10000");
     assertThat(errors(config)).isEmpty();
     assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(5000);
-    config.put(FloeSinkConfig.COMMIT_INTERVAL_MS, "300000");
+    config.put(CommitKeys.COMMIT_INTERVAL_MS, "300000");
     assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(30000);
-    config.put(FloeSinkConfig.COMMIT_TIMEOUT_MS, "40000");
+    config.put(CommitKeys.COMMIT_TIMEOUT_MS, "40000");
     assertThat(new FloeSinkConfig(config).commitTimeout()).hasMillis(40000);
   }
 
   @Test
   void unsetBootstrapServersAreTheWorkersOwnWhenTheyCanBeFound() {
     Map<String, String> config = valid();
-    config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
+    config.remove(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS);
     WorkerKafka worker =
         new WorkerKafka(key -> null, Map.of("CONNECT_BOOTSTRAP_SERVERS", "broker:9092")::get);
     Config result =
@@ -185,14 +184,45 @@ class ConfigValidationTest {
   @Test
   void requiresTheControlClientsBootstrapServers() {
     Map<String, String> config = valid();
-    config.remove(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS);
+    config.remove(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS);
     assertThat(errors(config))
-        .containsOnlyKeys(FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS)
+        .containsOnlyKeys(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS)
         .extractingByKey(
-            FloeSinkConfig.KAFKA_BOOTSTRAP_SERVERS, InstanceOfAssertFactories.list(String.class))
+            KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, InstanceOfAssertFactories.list(String.class))
         .singleElement()
         .asString()
         .contains("worker's bootstrap.servers");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"explicit:9092,", ",worker:9092", ","})
+  void validationRefusesExactlyTheBootstrapServersTheControlClientsCannotStartWith(
+      String explicit, String workers) {
+    Map<String, String> config = valid();
+    config.remove(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS);
+    if (explicit != null) {
+      config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, explicit);
+    }
+    Map<String, String> environment = new HashMap<>();
+    if (workers != null) {
+      environment.put("CONNECT_BOOTSTRAP_SERVERS", workers);
+    }
+    WorkerKafka worker = new WorkerKafka(key -> null, environment::get);
+    boolean refused =
+        ConfigValidation.addCrossFieldErrors(
+                new Config(FloeSinkConfig.CONFIG_DEF.validate(config)), config, worker)
+            .configValues()
+            .stream()
+            .anyMatch(v -> !v.errorMessages().isEmpty());
+    FloeSinkConfig parsed = new FloeSinkConfig(config);
+    if (refused) {
+      assertThatThrownBy(() -> parsed.kafkaBootstrapServers(worker))
+          .hasMessageContaining(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS);
+    } else {
+      assertThat(parsed.kafkaBootstrapServers(worker))
+          .isEqualTo(explicit != null ? explicit : workers);
+    }
+    assertThat(refused).isEqualTo(explicit == null && workers == null);
   }
 
   @Test

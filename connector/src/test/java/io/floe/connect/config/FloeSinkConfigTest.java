@@ -26,7 +26,7 @@ class FloeSinkConfigTest {
                 "iceberg.catalog.s3.endpoint", "http://s3:9000",
                 "iceberg.control.topic", "ctl"));
     assertThat(config.catalogName()).isEqualTo("lake");
-    assertThat(config.catalogType()).contains(FloeSinkConfig.CatalogType.REST);
+    assertThat(config.catalogType()).contains(CatalogType.REST);
     assertThat(config.catalogProperties())
         .containsEntry("uri", "http://rest:8181")
         .containsEntry("s3.endpoint", "http://s3:9000")
@@ -53,7 +53,7 @@ class FloeSinkConfigTest {
 
   @Test
   void hiveCatalogExplainsWhatToDo() {
-    assertThatThrownBy(() -> FloeSinkConfig.CatalogType.parse("hive"))
+    assertThatThrownBy(() -> CatalogType.parse("hive"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("not bundled")
         .hasMessageContaining("catalog-impl");
