@@ -7,19 +7,18 @@ set -euo pipefail
 cd "$(dirname "$0")"
 work="$PWD/quickstart-work"
 
-echo "Building the plugin zip (mvn -Pquick install) ..."
-mvn -B -q -Pquick install
+# One reactor build of what the quickstart runs, nothing installed: the connector, the plugin zip,
+# the Kafka distributions the stack starts from, and the integration tests' classes (the stack and
+# the quickstart's main class); no tests, no checks. The integration-tests module writes where
+# Maven resolved the zip (target/plugin-zip.path) and its class path (target/quickstart.classpath).
+echo "Building the plugin zip and the quickstart (mvn -Pquick,quickstart -pl integration-tests -am package) ..."
+mvn -B -q -Pquick,quickstart -pl integration-tests -am package
 
-cp_file=integration-tests/target/quickstart.classpath
-mvn -B -q -pl integration-tests dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/quickstart.classpath
-
-version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -1)
 exec java -Xmx1g \
-  -Dfloe.plugin.zip="$PWD/packaging/target/floe-iceberg-sink-$version.zip" \
+  -Dfloe.plugin.zip="$(cat integration-tests/target/plugin-zip.path)" \
   -Dfloe.kafka.runtimes="$PWD/integration-tests/runtimes" \
   -Dfloe.config.examples="$PWD/config-examples" \
   -Dfloe.it.work="$PWD/integration-tests/target/it-work" \
   -Dlog4j2.configurationFile=integration-tests/src/test/resources/quickstart-log4j2.properties \
-  -cp "integration-tests/target/test-classes:$(cat "$cp_file")" \
+  -cp "integration-tests/target/test-classes:$(cat integration-tests/target/quickstart.classpath)" \
   io.floe.it.quickstart.Quickstart "$work"

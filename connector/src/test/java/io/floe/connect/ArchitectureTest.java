@@ -10,6 +10,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.floe.connect.commit.ConnectConsumerAccess;
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The package arrows of ARCHITECTURE.md, checked on the compiled classes: an import that adds an
  * arrow, or closes a cycle, fails the build. Change the map below together with ARCHITECTURE.md.
+ * Also the Kafka seams of README.md: a new reflective call, or a reference to a Connect runtime or
+ * Kafka internals class, fails the build.
  */
 class ArchitectureTest {
   private static final String ROOT = "io.floe.connect";
@@ -105,5 +110,57 @@ class ArchitectureTest {
     org.assertj.core.api.Assertions.assertThat(ARROWS.keySet())
         .as("packages listed in the architecture test and ARCHITECTURE.md")
         .containsExactlyInAnyOrderElementsOf(found);
+  }
+
+  // What README.md's compatibility section promises about Kafka: Floe uses Kafka's public API,
+  // and each way around it stays in the one class named there.
+
+  @Test
+  void noClassUsesTheConnectRuntimeOrKafkaInternals() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.apache.kafka.connect.runtime..",
+            "org.apache.kafka..internals..",
+            "kafka..",
+            "org.apache.kafka.server..")
+        .because("Floe runs on the Connect API of every supported worker")
+        .check(classes);
+  }
+
+  @Test
+  void onlyConnectConsumerAccessOpensPrivateMembers() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(ConnectConsumerAccess.class.getName())
+        .should()
+        .callMethod(AccessibleObject.class, "setAccessible", boolean.class)
+        .orShould()
+        .callMethod(Class.class, "getDeclaredField", String.class)
+        .orShould()
+        .callMethod(Class.class, "getDeclaredFields")
+        .orShould()
+        .callMethod(Class.class, "getDeclaredMethod", String.class, Class[].class)
+        .because("the consumer's group metadata is the one private member Floe reads")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheTwoSeamsCallMethodsByReflection() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(ConnectConsumerAccess.class.getName())
+        .and()
+        .doNotHaveFullyQualifiedName("io.floe.connect.metrics.PluginMetricsAccess")
+        .should()
+        .callMethod(Method.class, "invoke", Object.class, Object[].class)
+        .orShould()
+        .callMethod(Class.class, "getMethod", String.class, Class[].class)
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.lang.reflect.Field")
+        .because("reflection on Connect lives in ConnectConsumerAccess and PluginMetricsAccess")
+        .check(classes);
   }
 }

@@ -13,8 +13,11 @@ import io.floe.it.stack.PluginInstall;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -92,6 +95,29 @@ class PluginZipIT {
             "postgresql-",
             "avro-")) {
       assertThat(jars).as("lib/ holds %s*", required).anyMatch(jar -> jar.startsWith(required));
+    }
+  }
+
+  @Test
+  void isReproducible() throws IOException {
+    Set<FileTime> times = new TreeSet<>();
+    JsonNode manifest;
+    try (ZipFile zip = new ZipFile(PluginInstall.zip().toFile())) {
+      zip.stream().forEach(entry -> times.add(entry.getLastModifiedTime()));
+      try (InputStream in = zip.getInputStream(zip.getEntry(ROOT + "manifest.json"))) {
+        manifest = new ObjectMapper().readTree(in);
+      }
+    }
+    assertThat(times)
+        .as("entry times of the zip: one, project.build.outputTimestamp, not the build's clock")
+        .hasSize(1);
+    assertThat(manifest.path("release_date").asText())
+        .isEqualTo(System.getProperty("floe.release.date"));
+    Path lib = PluginInstall.pluginPath().resolve(ROOT).resolve("lib");
+    try (JarFile jar = new JarFile(lib.resolve("floe-connector-" + VERSION + ".jar").toFile())) {
+      assertThat(jar.stream().map(ZipEntry::getLastModifiedTime).distinct())
+          .as("entry times of the connector jar")
+          .containsExactlyElementsOf(times);
     }
   }
 

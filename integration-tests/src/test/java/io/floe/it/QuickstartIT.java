@@ -20,6 +20,9 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -46,6 +49,26 @@ class QuickstartIT {
         .as("quickstart outcome; it printed:%n%s", printed)
         .isEqualTo(Quickstart.Outcome.TABLE_WRITTEN);
     assertThat(printed).contains("101 row(s)").contains("country");
+    // the print: rows by id, the first without the evolved column, the last with it, and the
+    // snapshot's lineage one key per line
+    assertThat(printed)
+        .containsPattern("(?m)^ +id +user +page +ts +country$")
+        .containsPattern("(?m)^ +0 +user-0 +/ +\\S+ +null$")
+        .containsPattern("(?m)^ +100 +user-0 +/goodbye +\\S+ +NL$")
+        .containsPattern("(?m)^ +floe\\.commit-id +\\S+$")
+        .containsPattern("(?m)^ +floe\\.source-offsets\\.\\S+ +\\{.*events.*\\}$")
+        .contains("... 81 more row(s) ...");
+    List<Long> printedIds = new ArrayList<>();
+    Matcher rowLine = Pattern.compile("(?m)^ {4}(\\d+) +user-").matcher(printed);
+    while (rowLine.find()) {
+      printedIds.add(Long.parseLong(rowLine.group(1)));
+    }
+    assertThat(printedIds)
+        .as("ids of the printed rows: the first and the last ten, in order")
+        .containsExactlyElementsOf(
+            LongStream.concat(LongStream.range(0, 10), LongStream.rangeClosed(91, 100))
+                .boxed()
+                .toList());
 
     Types.StructType schema = quickstart.readTable(table -> table.schema().asStruct());
     assertThat(schema)

@@ -41,6 +41,11 @@ public final class Quickstart {
 
   private static final Duration WAIT_FOR_TABLE = Duration.ofSeconds(90);
 
+  /** The table is printed in order of the events' id: the first and the last of them. */
+  private static final String SORT_COLUMN = "id";
+
+  private static final int ROWS_SHOWN = 20;
+
   /** What a run showed. */
   public enum Outcome {
     /** Every event is in the table. */
@@ -160,14 +165,14 @@ public final class Quickstart {
               < sent) {
         return false;
       }
-      return TablePrinter.print(table, 20, out) >= sent;
+      return TablePrinter.print(table, SORT_COLUMN, ROWS_SHOWN, out) >= sent;
     }
   }
 
   private void printTable(Map<String, String> config, TableIdentifier id) {
     try (AutoCloseableCatalog catalog = catalog(config)) {
       if (catalog.get().tableExists(id)) {
-        TablePrinter.print(catalog.get().loadTable(id), 20, out);
+        TablePrinter.print(catalog.get().loadTable(id), SORT_COLUMN, ROWS_SHOWN, out);
       } else {
         out.println("Table " + id + " does not exist: nothing was written.");
       }

@@ -23,15 +23,21 @@ public final class PluginInstall {
 
   private PluginInstall() {}
 
-  /** The built zip, from the {@code floe.plugin.zip} system property. */
+  /**
+   * The plugin zip, from the {@code floe.plugin.zip} system property. The build sets it to the
+   * packaging module's zip as Maven resolved it (this build's own when the packaging module is part
+   * of it); nothing looks for a zip by path, so an old one lying around is never tested.
+   */
   public static Path zip() {
     String configured = System.getProperty("floe.plugin.zip");
-    if (configured == null) {
-      throw new IllegalStateException("System property floe.plugin.zip is not set");
+    if (configured == null || configured.isBlank()) {
+      throw new IllegalStateException(
+          "System property floe.plugin.zip is not set: run the tests through Maven with the"
+              + " packaging module, e.g. 'mvn verify -pl integration-tests -am'");
     }
     Path zip = Paths.get(configured);
     if (!Files.isRegularFile(zip)) {
-      throw new IllegalStateException("Plugin zip " + zip + " not built; run 'mvn package' first");
+      throw new IllegalStateException("Plugin zip " + zip + " (floe.plugin.zip) does not exist");
     }
     return zip;
   }
