@@ -15,6 +15,7 @@ import io.floe.it.avro.WireFormat;
 import io.floe.it.registry.Endpoint;
 import io.floe.it.registry.SchemaRegistryServer;
 import io.floe.it.stack.Ports;
+import io.floe.it.stack.Services;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -33,9 +34,9 @@ import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Floe's AvroConverter, in process, against the schema registry test server over HTTP: schemas
@@ -64,16 +65,13 @@ class AvroConverterIT {
   private SchemaRegistryServer secured;
   private SchemaRegistryServer open;
 
+  @RegisterExtension final Services services = Services.closedAfterEach();
+
   @BeforeEach
   void startRegistries() {
-    secured = SchemaRegistryServer.builder().basicAuth(USER, PASSWORD).build().start();
-    open = SchemaRegistryServer.builder().build().start();
-  }
-
-  @AfterEach
-  void stopRegistries() {
-    secured.close();
-    open.close();
+    secured =
+        services.own(SchemaRegistryServer.builder().basicAuth(USER, PASSWORD).build().start());
+    open = services.own(SchemaRegistryServer.builder().build().start());
   }
 
   private static AvroConverter converter(String urls, String... settings) {

@@ -13,16 +13,17 @@ import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.PostgresServer;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
+import io.floe.it.stack.Services;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The config examples for real catalogs, pointed at real services, deploy and run: the catalog
@@ -36,34 +37,23 @@ class CatalogDeploymentIT {
   private S3ProxyServer s3;
   private ConnectWorker worker;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
-    s3 = S3ProxyServer.start();
+    broker = services.own(KafkaBroker.start());
+    s3 = services.own(S3ProxyServer.start());
     worker =
-        ConnectWorker.start(
-            broker, PluginInstall.pluginPath(), new ConnectWorker.Options().groupId("catalogs"));
-  }
-
-  @AfterAll
-  void stopStack() {
-    for (AutoCloseable service : new AutoCloseable[] {worker, s3, broker}) {
-      try {
-        if (service != null) {
-          service.close();
-        }
-      } catch (Exception e) {
-        throw new IllegalStateException("Stopping " + service + " failed", e);
-      }
-    }
+        services.own(
+            ConnectWorker.start(
+                broker,
+                PluginInstall.pluginPath(),
+                new ConnectWorker.Options().groupId("catalogs")));
   }
 
   /** The example with its {@code iceberg.catalog.*} keys replaced by the given catalog's. */
   private Map<String, String> withCatalog(String example, Map<String, String> catalog) {
-    Map<String, String> config = ConfigExamples.load(example, broker);
-    config.keySet().removeIf(key -> key.startsWith("iceberg.catalog."));
-    catalog.forEach((key, value) -> config.put("iceberg.catalog." + key, value));
-    return config;
+    return ConfigExamples.forStack(example, broker, catalog);
   }
 
   @Test

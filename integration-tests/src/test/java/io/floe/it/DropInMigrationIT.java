@@ -9,22 +9,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.Await;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
@@ -37,10 +37,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Moving from the Apache Iceberg sink is a change of {@code connector.class}: the connector configs
@@ -73,33 +73,24 @@ class DropInMigrationIT {
   private ConnectWorker worker;
   private Admin admin;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
-    rest = RestCatalogServer.withLocalWarehouse();
-    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    broker = services.own(KafkaBroker.start());
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    catalog = services.catalog("test", rest.clientProperties());
     worker =
-        ConnectWorker.start(
-            broker, PluginInstall.pluginPath(), new ConnectWorker.Options().groupId("dropin"));
-    admin = broker.admin();
+        services.own(
+            ConnectWorker.start(
+                broker, PluginInstall.pluginPath(), new ConnectWorker.Options().groupId("dropin")));
+    admin = services.own(broker.admin());
     broker.createTopic(TOPIC, 4);
     // the documentation creates its tables first: PARTITIONED BY (hours(ts))
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("default"));
     PartitionSpec hourly = PartitionSpec.builderFor(EVENTS).hour("ts").build();
     for (String table : List.of("events", "events_list", "events_create")) {
       catalog.createTable(TableIdentifier.of("default", table), EVENTS, hourly);
-    }
-  }
-
-  @AfterAll
-  void stopStack() throws Exception {
-    if (admin != null) {
-      admin.close();
-    }
-    for (AutoCloseable service : new AutoCloseable[] {worker, rest, broker}) {
-      if (service != null) {
-        service.close();
-      }
     }
   }
 
@@ -192,12 +183,11 @@ class DropInMigrationIT {
   }
 
   private void awaitIds(String table, List<Long> expected) throws InterruptedException {
-    Instant deadline = Instant.now().plus(DELIVERED);
-    while (TableOracle.totalRecords(catalog, List.of(TableIdentifier.parse(table)))
-            < expected.size()
-        && Instant.now().isBefore(deadline)) {
-      Thread.sleep(500);
-    }
+    Await.untilAtLeast(
+        "records in " + table,
+        DELIVERED,
+        () -> TableOracle.totalRecords(catalog, List.of(TableIdentifier.parse(table))),
+        expected.size());
     assertThat(ids(table)).as("ids in %s", table).containsExactlyInAnyOrderElementsOf(expected);
   }
 

@@ -13,6 +13,7 @@ import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
 import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.Services;
 import io.floe.it.stack.StackDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,10 +30,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -50,17 +51,12 @@ class PluginDeploymentIT {
   private KafkaBroker broker;
   private Path pluginPath;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startBroker() {
-    broker = KafkaBroker.start();
+    broker = services.own(KafkaBroker.start());
     pluginPath = PluginInstall.pluginPath();
-  }
-
-  @AfterAll
-  void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
   }
 
   @ParameterizedTest(name = "{0}")

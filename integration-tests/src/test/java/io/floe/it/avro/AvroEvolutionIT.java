@@ -11,11 +11,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.it.eos.TableOracle;
 import io.floe.it.errors.DeadLetters;
 import io.floe.it.registry.SchemaRegistryServer;
+import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +31,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -46,10 +47,10 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Schema evolution driven by the registry, on the real stack: a producer writes Avro in the
@@ -155,13 +156,17 @@ class AvroEvolutionIT {
   /** What each written offset must read back as (top-level columns but the metadata column). */
   private final Map<Long, Map<String, Object>> expected = new TreeMap<>();
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
-    rest = RestCatalogServer.withLocalWarehouse();
-    registry = SchemaRegistryServer.builder().build().start();
-    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
-    worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options());
+    broker = services.own(KafkaBroker.start());
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    registry = services.own(SchemaRegistryServer.builder().build().start());
+    catalog = services.catalog("test", rest.clientProperties());
+    worker =
+        services.own(
+            ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options()));
     producer =
         new KafkaProducer<>(
             Map.of(
@@ -173,43 +178,21 @@ class AvroEvolutionIT {
                 50),
             new StringSerializer(),
             new ByteArraySerializer());
-    admin = broker.admin();
-  }
-
-  @AfterAll
-  void stopStack() throws Exception {
-    for (AutoCloseable service :
-        new AutoCloseable[] {
-          admin, producer, worker, (AutoCloseable) catalog, registry, rest, broker
-        }) {
-      if (service != null) {
-        service.close();
-      }
-    }
+    services.own(producer);
+    admin = services.own(broker.admin());
   }
 
   private Map<String, String> connector() {
-    Map<String, String> config = new LinkedHashMap<>();
+    Map<String, String> config =
+        ConfigExamples.withMetadataAndQuickCommits(
+            ConfigExamples.deadLetterQueue(broker, rest.clientProperties(), TOPIC, TABLE));
     config.put("name", TOPIC);
-    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
-    config.put("tasks.max", "1");
-    config.put("topics", TOPIC);
-    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
     config.put("value.converter", "io.floe.connect.avro.AvroConverter");
     config.put("value.converter.schema.registry.url", registry.url());
-    config.put("iceberg.tables", TABLE);
-    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.remove("value.converter.schemas.enable");
     config.put("iceberg.tables.evolve-schema-enabled", "true");
     config.put("iceberg.table." + TABLE + ".id-columns", "order_id");
-    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
-    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
-    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
-    config.put("iceberg.control.commit.interval-ms", "2000");
-    config.put("iceberg.control.commit.timeout-ms", "1500");
-    config.put("errors.tolerance", "all");
     config.put("errors.deadletterqueue.topic.name", DLQ);
-    config.put("errors.deadletterqueue.topic.replication.factor", "1");
-    config.put("errors.deadletterqueue.context.headers.enable", "true");
     return config;
   }
 

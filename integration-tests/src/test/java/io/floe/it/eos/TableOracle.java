@@ -6,10 +6,10 @@ package io.floe.it.eos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.it.stack.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -156,15 +156,7 @@ public final class TableOracle {
 
   /** Waits up to {@code timeout} for {@code expected} rows, and asserts exactly as many. */
   public void awaitRowCount(long expected, Duration timeout) throws InterruptedException {
-    Instant deadline = Instant.now().plus(timeout);
-    long rows = -1;
-    while (Instant.now().isBefore(deadline)) {
-      rows = rowCount();
-      if (rows >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
+    long rows = Await.untilAtLeast("rows in " + tables, timeout, this::rowCount, expected);
     assertThat(rows).as("rows in the tables").isEqualTo(expected);
   }
 
@@ -175,16 +167,15 @@ public final class TableOracle {
   public static void awaitCommittedOffset(
       Admin admin, String group, TopicPartition partition, long expected, Duration timeout)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(timeout);
-    long committed = -1;
-    while (Instant.now().isBefore(deadline)) {
-      OffsetAndMetadata offset = committedOffsets(admin, group).get(partition);
-      committed = offset == null ? -1 : offset.offset();
-      if (committed >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
+    long committed =
+        Await.untilAtLeast(
+            "the offset " + group + " committed for " + partition,
+            timeout,
+            () -> {
+              OffsetAndMetadata offset = committedOffsets(admin, group).get(partition);
+              return offset == null ? -1L : offset.offset();
+            },
+            expected);
     assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
   }
 

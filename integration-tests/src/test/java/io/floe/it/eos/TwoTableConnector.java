@@ -6,8 +6,8 @@ package io.floe.it.eos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.it.stack.Await;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,15 +58,7 @@ final class TwoTableConnector {
   /** Waits until {@code actual} reaches {@code expected}, then asserts it is exactly that. */
   static void await(String what, LongSupplier actual, long expected, Duration timeout)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(timeout);
-    long last = -1;
-    while (Instant.now().isBefore(deadline)) {
-      last = actual.getAsLong();
-      if (last >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
+    long last = Await.untilAtLeast(what, timeout, actual::getAsLong, expected);
     assertThat(last).as(what).isEqualTo(expected);
   }
 }

@@ -15,13 +15,13 @@ import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -30,7 +30,6 @@ import java.util.stream.LongStream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -41,10 +40,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The bad inputs that need the real stack: records of aborted Kafka transactions, payloads the Avro
@@ -69,14 +68,18 @@ class BadInputsIT {
   private KafkaProducer<String, byte[]> producer;
   private SinkOutcomes outcomes;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
+    broker = services.own(KafkaBroker.start());
     outcomes = new SinkOutcomes(broker);
-    rest = RestCatalogServer.withLocalWarehouse();
-    registry = SchemaRegistryServer.builder().build().start();
-    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
-    worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options());
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    registry = services.own(SchemaRegistryServer.builder().build().start());
+    catalog = services.catalog("test", rest.clientProperties());
+    worker =
+        services.own(
+            ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options()));
     producer =
         new KafkaProducer<>(
             Map.of(
@@ -90,42 +93,15 @@ class BadInputsIT {
                 Integer.toString(160 * 1024 * 1024)),
             new StringSerializer(),
             new ByteArraySerializer());
-  }
-
-  @AfterAll
-  void stopStack() throws Exception {
-    for (AutoCloseable service :
-        new AutoCloseable[] {producer, worker, (AutoCloseable) catalog, registry, rest, broker}) {
-      if (service != null) {
-        service.close();
-      }
-    }
+    services.own(producer);
   }
 
   /**
    * A connector of one topic into {@code db.<name>}, reading committed, with a dead-letter topic.
    */
   private Map<String, String> connector(String topic, String table) {
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
-    config.put("tasks.max", "1");
-    config.put("topics", topic);
-    config.put("consumer.override.isolation.level", "read_committed");
-    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter.schemas.enable", "false");
-    config.put("iceberg.tables", "db." + table);
-    config.put("iceberg.tables.auto-create-enabled", "true");
-    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
-    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
-    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
-    config.put("iceberg.control.commit.interval-ms", "2000");
-    config.put("iceberg.control.commit.timeout-ms", "1500");
-    config.put("errors.tolerance", "all");
-    config.put("errors.deadletterqueue.topic.name", topic + "-dlq");
-    config.put("errors.deadletterqueue.topic.replication.factor", "1");
-    config.put("errors.deadletterqueue.context.headers.enable", "true");
-    return config;
+    return ConfigExamples.withMetadataAndQuickCommits(
+        ConfigExamples.deadLetterQueue(broker, rest.clientProperties(), topic, "db." + table));
   }
 
   private Map<String, String> avroConnector(String topic) {

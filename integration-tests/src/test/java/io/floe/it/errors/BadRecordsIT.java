@@ -8,10 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
 import io.floe.it.stack.StackDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,11 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,10 +32,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad records on the real stack: with {@code errors.tolerance=all} and a dead-letter topic, each
@@ -56,12 +56,14 @@ class BadRecordsIT {
   private KafkaProducer<String, String> producer;
   private SinkOutcomes outcomes;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
+    broker = services.own(KafkaBroker.start());
     outcomes = new SinkOutcomes(broker);
-    rest = RestCatalogServer.withLocalWarehouse();
-    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    catalog = services.catalog("test", rest.clientProperties());
     secretsFile = StackDirs.newServiceDir("secrets").resolve("connector-secrets.properties");
     try {
       Files.writeString(secretsFile, "canary=" + CANARY + "\n");
@@ -69,48 +71,25 @@ class BadRecordsIT {
       throw new UncheckedIOException(e);
     }
     worker =
-        ConnectWorker.start(
-            broker,
-            PluginInstall.pluginPath(),
-            new ConnectWorker.Options()
-                .workerProperty("config.providers", "file")
-                .workerProperty(
-                    "config.providers.file.class",
-                    "org.apache.kafka.common.config.provider.FileConfigProvider"));
-    producer = broker.stringProducer();
-  }
-
-  @AfterAll
-  void stopStack() throws Exception {
-    for (AutoCloseable service :
-        new AutoCloseable[] {producer, worker, (AutoCloseable) catalog, rest, broker}) {
-      if (service != null) {
-        service.close();
-      }
-    }
+        services.own(
+            ConnectWorker.start(
+                broker,
+                PluginInstall.pluginPath(),
+                new ConnectWorker.Options()
+                    .workerProperty("config.providers", "file")
+                    .workerProperty(
+                        "config.providers.file.class",
+                        "org.apache.kafka.common.config.provider.FileConfigProvider")));
+    producer = services.own(broker.stringProducer());
   }
 
   private Map<String, String> connector(String topic, String dlq) {
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
-    config.put("tasks.max", "1");
-    config.put("topics", topic);
-    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter.schemas.enable", "false");
-    config.put("iceberg.tables", "db." + topic);
+    Map<String, String> config =
+        ConfigExamples.withMetadataAndQuickCommits(
+            ConfigExamples.deadLetterQueue(broker, rest.clientProperties(), topic, "db." + topic));
     config.put("iceberg.tables.route-field", "kind");
     config.put("iceberg.table.db." + topic + ".route-regex", "order");
-    config.put("iceberg.tables.auto-create-enabled", "true");
-    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
-    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
-    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
-    config.put("iceberg.control.commit.interval-ms", "2000");
-    config.put("iceberg.control.commit.timeout-ms", "1500");
-    config.put("errors.tolerance", "all");
     config.put("errors.deadletterqueue.topic.name", dlq);
-    config.put("errors.deadletterqueue.topic.replication.factor", "1");
-    config.put("errors.deadletterqueue.context.headers.enable", "true");
     return config;
   }
 

@@ -4,8 +4,6 @@
  */
 package io.floe.it.errors;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.floe.it.eos.TableOracle;
 import io.floe.it.stack.KafkaBroker;
 import java.nio.charset.StandardCharsets;
@@ -40,34 +38,15 @@ final class SinkOutcomes {
 
   /** Waits until the tables hold {@code expected} rows, and asserts there are no more. */
   void awaitRows(TableOracle oracle, long expected) throws InterruptedException {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    long rows = -1;
-    while (Instant.now().isBefore(deadline)) {
-      rows = oracle.rowCount();
-      if (rows >= expected) {
-        break;
-      }
-      Thread.sleep(250);
-    }
-    assertThat(rows).as("rows in the table").isEqualTo(expected);
+    oracle.awaitRowCount(expected, CONVERGE);
   }
 
   /** Waits until the group has committed {@code expected} for the partition. */
   void awaitCommittedOffset(String group, TopicPartition partition, long expected)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    long committed = -1;
     try (var admin = broker.admin()) {
-      while (Instant.now().isBefore(deadline)) {
-        var offset = TableOracle.committedOffsets(admin, group).get(partition);
-        committed = offset == null ? -1 : offset.offset();
-        if (committed >= expected) {
-          break;
-        }
-        Thread.sleep(250);
-      }
+      TableOracle.awaitCommittedOffset(admin, group, partition, expected, CONVERGE);
     }
-    assertThat(committed).as("committed offset of %s", partition).isEqualTo(expected);
   }
 
   /** The dead letters' original offsets with their exception messages. */

@@ -7,6 +7,8 @@ package io.floe.it.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.Await;
+import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
@@ -14,15 +16,12 @@ import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.Ports;
 import io.floe.it.stack.RemoteJmx;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import javax.management.ObjectName;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -31,10 +30,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Floe's metrics as an operator reads them: over remote JMX from a running Connect worker. The
@@ -57,48 +56,30 @@ class MetricsIT {
   private RemoteJmx jmx;
   private KafkaProducer<String, String> producer;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
-    rest = RestCatalogServer.withLocalWarehouse();
-    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    broker = services.own(KafkaBroker.start());
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    catalog = services.catalog("test", rest.clientProperties());
     int jmxPort = Ports.free();
     worker =
-        ConnectWorker.start(
-            broker,
-            PluginInstall.pluginPath(),
-            new ConnectWorker.Options().jvmOptions(RemoteJmx.jvmOptions(jmxPort)));
-    jmx = RemoteJmx.connect(jmxPort);
-    producer = broker.stringProducer();
+        services.own(
+            ConnectWorker.start(
+                broker,
+                PluginInstall.pluginPath(),
+                new ConnectWorker.Options().jvmOptions(RemoteJmx.jvmOptions(jmxPort))));
+    jmx = services.own(RemoteJmx.connect(jmxPort));
+    producer = services.own(broker.stringProducer());
   }
 
-  @AfterAll
-  void stopStack() throws Exception {
-    for (AutoCloseable service :
-        new AutoCloseable[] {producer, jmx, worker, (AutoCloseable) catalog, rest, broker}) {
-      if (service != null) {
-        service.close();
-      }
-    }
-  }
-
-  private Map<String, String> connector() {
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
-    config.put("tasks.max", "1");
-    config.put("topics", TOPIC);
-    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter.schemas.enable", "false");
-    config.put("iceberg.tables", TABLE);
-    config.put("iceberg.tables.auto-create-enabled", "true");
-    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
-    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
+  /** The dead-letter example: {@code topic} into {@code table}, committing every 3 s. */
+  private Map<String, String> connector(String topic, String table) {
+    Map<String, String> config =
+        ConfigExamples.deadLetterQueue(broker, rest.clientProperties(), topic, table);
     config.put("iceberg.control.commit.interval-ms", Long.toString(INTERVAL_MS));
     config.put("iceberg.control.commit.timeout-ms", "2500");
-    config.put("errors.tolerance", "all");
-    config.put("errors.deadletterqueue.topic.name", TOPIC + "-dlq");
-    config.put("errors.deadletterqueue.topic.replication.factor", "1");
     return config;
   }
 
@@ -138,14 +119,8 @@ class MetricsIT {
     }
   }
 
-  private static void await(String what, BooleanSupplier condition) {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("Timed out waiting for " + what);
-      }
-      Ports.sleep(Duration.ofMillis(250));
-    }
+  private static void await(String what, Await.Condition condition) {
+    Await.until(what, CONVERGE, condition);
   }
 
   private static long dataFileBytes(Table table) throws java.io.IOException {
@@ -163,7 +138,7 @@ class MetricsIT {
     broker.createTopic(TOPIC, 2);
     TableOracle oracle = new TableOracle(catalog, java.util.List.of(TABLE));
     sendOrders(0, 200);
-    worker.rest().putConnector(NAME, connector());
+    worker.rest().putConnector(NAME, connector(TOPIC, TABLE));
     worker.rest().awaitRunning(NAME, 1, Duration.ofSeconds(60));
     await("200 rows", () -> oracle.rowCount() == 200);
 
@@ -233,7 +208,10 @@ class MetricsIT {
     // the source stops: the watermark stays, so the freshness lag grows
     long watermark = table("valid-through-ms");
     long quietLag = table("freshness-lag-ms");
+    long cycles = coordinator("cycles-completed");
     Ports.sleep(Duration.ofMillis(2 * INTERVAL_MS));
+    // evidence that commit cycles ran in the quiet time, before asserting that nothing moved
+    await("a commit cycle without new records", () -> coordinator("cycles-completed") > cycles);
     long laterLag = table("freshness-lag-ms");
     assertThat(table("valid-through-ms")).isEqualTo(watermark);
     assertThat(laterLag).isGreaterThanOrEqualTo(quietLag + 2 * INTERVAL_MS - 500);
@@ -286,10 +264,7 @@ class MetricsIT {
                     .groupId("connect-39")
                     .jvmOptions(RemoteJmx.jvmOptions(jmxPort)));
         RemoteJmx oldJmx = RemoteJmx.connect(jmxPort)) {
-      Map<String, String> config = connector();
-      config.put("topics", topic);
-      config.put("iceberg.tables", "db." + topic);
-      config.put("errors.deadletterqueue.topic.name", topic + "-dlq");
+      Map<String, String> config = connector(topic, "db." + topic);
       old.rest().putConnector(name, config);
       old.rest().awaitRunning(name, 1, Duration.ofSeconds(60));
       for (int id = 0; id < 20; id++) {

@@ -170,17 +170,24 @@ class CatalogStackIT {
   }
 
   @Test
-  void postgresStopsOnCloseAndCloseIsIdempotent() {
+  void postgresFromTheMavenBinariesStopsOnCloseAndCloseIsIdempotent() throws SQLException {
     PostgresServer postgres = PostgresServer.start();
     report("PostgreSQL", postgres.startupMillis());
     int port = postgres.port();
     assertThat(Ports.isOpen(port)).isTrue();
+    try (Connection sql = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), "");
+        Statement statement = sql.createStatement();
+        ResultSet version = statement.executeQuery("SHOW server_version")) {
+      assertThat(version.next()).isTrue();
+      assertThat(version.getString(1)).startsWith("17.");
+    }
 
     postgres.close();
     postgres.close();
 
     assertThat(Ports.isOpen(port)).isFalse();
-    assertThat(postgres.dir().resolve("data").resolve("postmaster.pid")).doesNotExist();
+    assertThat(postgres.baseDir()).doesNotExist();
+    assertThat(postgres.dir().resolve("postgres.log")).isRegularFile();
   }
 
   @ParameterizedTest(name = "http-client.type={0}")

@@ -49,7 +49,6 @@ public final class ConfigExamples {
     }
   }
 
-  /** The quickstart config with its folder and registry URL replaced by the given ones. */
   /** The placeholder bootstrap servers of the examples. */
   public static final String EXAMPLE_BOOTSTRAP_SERVERS = "localhost:9092";
 
@@ -60,6 +59,49 @@ public final class ConfigExamples {
     return config;
   }
 
+  /**
+   * The example pointed at this stack: its control topic on {@code broker} and its {@code
+   * iceberg.catalog.*} keys replaced by {@code catalog} (catalog properties without the prefix).
+   */
+  public static Map<String, String> forStack(
+      String fileName, KafkaBroker broker, Map<String, String> catalog) {
+    Map<String, String> config = load(fileName, broker);
+    config.keySet().removeIf(key -> key.startsWith("iceberg.catalog."));
+    catalog.forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    return config;
+  }
+
+  /**
+   * {@code dead-letter-queue.json} for one test: one task reading {@code topic} into {@code table},
+   * schemaless JSON values with string keys, dead letters to {@code <topic>-dlq} with one replica.
+   * Without a {@code name}: the connector is named where it is created.
+   */
+  public static Map<String, String> deadLetterQueue(
+      KafkaBroker broker, Map<String, String> catalog, String topic, String table) {
+    Map<String, String> config = forStack("dead-letter-queue.json", broker, catalog);
+    config.remove("name");
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+    config.put("value.converter.schemas.enable", "false");
+    config.put("iceberg.tables", table);
+    config.put("errors.deadletterqueue.topic.name", topic + "-dlq");
+    config.put("errors.deadletterqueue.topic.replication.factor", "1");
+    return config;
+  }
+
+  /**
+   * {@code config} with the Kafka metadata column {@code _kafka} and a commit every 2 s (timeout
+   * 1.5 s), as most end-to-end tests run.
+   */
+  public static Map<String, String> withMetadataAndQuickCommits(Map<String, String> config) {
+    config.put("iceberg.tables.kafka-metadata-column", "_kafka");
+    config.put("iceberg.control.commit.interval-ms", "2000");
+    config.put("iceberg.control.commit.timeout-ms", "1500");
+    return config;
+  }
+
+  /** The quickstart config with its folder and registry URL replaced by the given ones. */
   public static Map<String, String> quickstart(
       Path workDir, String registryUrl, String bootstrapServers) {
     Map<String, String> config = new LinkedHashMap<>();

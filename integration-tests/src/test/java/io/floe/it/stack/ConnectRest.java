@@ -15,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -101,47 +100,43 @@ public final class ConnectRest {
    * if the connector or a task FAILED.
    */
   public JsonNode awaitRunning(String name, int tasks, Duration timeout) {
-    Instant deadline = Instant.now().plus(timeout);
-    JsonNode status = null;
-    while (Instant.now().isBefore(deadline)) {
-      Response response = send("GET", "/connectors/" + encode(name) + "/status", null);
-      if (response.ok()) {
-        status = response.body();
-        failIfFailed(name, status);
-        if (isRunning(status, tasks)) {
+    return Await.until(
+        "connector " + name + " RUNNING with " + tasks + " task(s)",
+        timeout,
+        () -> {
+          JsonNode status = statusIfKnown(name);
+          if (status != null) {
+            failIfFailed(name, status);
+          }
           return status;
-        }
-      }
-      Ports.sleep(Duration.ofMillis(250));
-    }
-    throw new AssertionError(
-        "Connector "
-            + name
-            + " not RUNNING with "
-            + tasks
-            + " task(s) in "
-            + timeout
-            + ": "
-            + status);
+        },
+        status -> status != null && isRunning(status, tasks));
+  }
+
+  /** The connector's status, or null while the worker does not know it (yet). */
+  private JsonNode statusIfKnown(String name) {
+    Response response = send("GET", "/connectors/" + encode(name) + "/status", null);
+    return response.ok() ? response.body() : null;
   }
 
   /** Waits until some task of the connector is FAILED and returns that task's status. */
   public JsonNode awaitTaskFailed(String name, Duration timeout) {
-    Instant deadline = Instant.now().plus(timeout);
-    JsonNode status = null;
-    while (Instant.now().isBefore(deadline)) {
-      Response response = send("GET", "/connectors/" + encode(name) + "/status", null);
-      if (response.ok()) {
-        status = response.body();
-        for (JsonNode task : status.path("tasks")) {
-          if ("FAILED".equals(task.path("state").asText())) {
-            return task;
-          }
-        }
+    JsonNode status =
+        Await.until(
+            "a FAILED task of " + name,
+            timeout,
+            () -> statusIfKnown(name),
+            s -> s != null && failedTask(s) != null);
+    return failedTask(status);
+  }
+
+  private static JsonNode failedTask(JsonNode status) {
+    for (JsonNode task : status.path("tasks")) {
+      if ("FAILED".equals(task.path("state").asText())) {
+        return task;
       }
-      Ports.sleep(Duration.ofMillis(250));
     }
-    throw new AssertionError("No task of " + name + " FAILED in " + timeout + ": " + status);
+    return null;
   }
 
   /**
@@ -160,10 +155,10 @@ public final class ConnectRest {
       }
     }
     // the status topic shows the restart a little later: wait until no restarted task reads FAILED
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-    while (Instant.now().isBefore(deadline) && anyFailed(name, restarted)) {
-      Ports.sleep(Duration.ofMillis(100));
-    }
+    Await.until(
+        "restarted tasks " + restarted + " of " + name + " to leave FAILED",
+        Duration.ofSeconds(30),
+        () -> !anyFailed(name, restarted));
     return restarted;
   }
 

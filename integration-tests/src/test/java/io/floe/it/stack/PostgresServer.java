@@ -25,20 +25,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A PostgreSQL server from the machine's Debian packages, started for one test and stopped by
- * {@link #close()}: {@code initdb} into {@code target/it-work/postgres-<n>/data} (trust
- * authentication, user {@code postgres}, UTF8), then {@code pg_ctl start} listening on 127.0.0.1
- * only, on a free port, with its Unix socket in the service folder, and a database {@value
- * #DATABASE}. The server log is {@code postgres.log} in the service folder.
+ * A PostgreSQL server started for one test and stopped by {@link #close()}, run from the binaries
+ * of a Maven test dependency ({@link PostgresBinaries}); nothing installed on the machine is used.
  *
- * <p>initdb refuses to run as root, so when the tests run as root every PostgreSQL command runs as
- * the {@code postgres} OS user ({@code runuser -u postgres --}) and the service folder is handed to
- * that user. If that user cannot reach the service folder (a parent folder closed to others), or
- * the socket path would be too long, the data goes to a fresh {@code /tmp/floe-postgres-*} folder
- * instead; its log is copied into the service folder and the folder deleted on close.
+ * <p>Everything lives in a fresh {@code /tmp/floe-postgres-*} folder, which any OS user can reach
+ * and whose Unix socket path is short: the unpacked binaries in {@code pgsql/}, the cluster in
+ * {@code data/} ({@code initdb} with trust authentication, database user {@value #USER}, UTF8), the
+ * server log {@code postgres.log}. The server listens on 127.0.0.1 only, on a free port, and has a
+ * database {@value #DATABASE}. The command outputs go to the service folder {@code
+ * target/it-work/postgres-<n>}; on close the server log is copied there and the /tmp folder is
+ * deleted.
  *
- * <p>Until {@link #close()} runs, a shutdown hook stops the server if the JVM exits, so an aborted
- * run does not leave a server behind; close removes it.
+ * <p>initdb refuses to run as root, so when the tests run as root the /tmp folder is handed to the
+ * OS user {@value #OS_USER} and initdb, pg_ctl and the server run as that user ({@code runuser -u
+ * nobody --}).
+ *
+ * <p>Until {@link #close()} runs, a shutdown hook stops the server and deletes its folder if the
+ * JVM exits, so an aborted run does not leave a server behind; close removes it.
  */
 public final class PostgresServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
@@ -46,11 +49,9 @@ public final class PostgresServer implements AutoCloseable {
   public static final String USER = "postgres";
   public static final String DATABASE = "iceberg";
 
-  static final String NOT_INSTALLED =
-      "PostgreSQL server not found under /usr/lib/postgresql; install it with: "
-          + "apt-get install -y postgresql";
-  private static final Path INSTALL_ROOT = Path.of("/usr/lib/postgresql");
-  private static final int MAX_SOCKET_PATH = 100;
+  /** The OS user the server runs as when the tests run as root. */
+  static final String OS_USER = "nobody";
+
   private static final long COMMAND_TIMEOUT_SECONDS = 120;
 
   private final Path serviceDir;
@@ -71,16 +72,21 @@ public final class PostgresServer implements AutoCloseable {
     this.shutdownHook = new Thread(this::stopAtJvmExit, "postgres-" + port + "-stop");
   }
 
-  /** Initialises and starts a new server; fails with install instructions if there is none. */
+  /** Unpacks the binaries, initialises a cluster and starts the server. */
   public static PostgresServer start() {
     long begin = System.nanoTime();
-    Path binDir = findBinDir();
     boolean root = isRoot();
-    List<String> runAs = root ? List.of("runuser", "-u", USER, "--") : List.of();
+    List<String> runAs = root ? List.of("runuser", "-u", OS_USER, "--") : List.of();
     Path serviceDir = StackDirs.newServiceDir("postgres");
-    int port = Ports.free();
-    Path baseDir = chooseBaseDir(serviceDir, root, port);
-    PostgresServer server = new PostgresServer(serviceDir, baseDir, binDir, runAs, port);
+    Path baseDir = newBaseDir(root);
+    PostgresServer server;
+    try {
+      Path binDir = PostgresBinaries.unpackTo(baseDir.resolve("pgsql"));
+      server = new PostgresServer(serviceDir, baseDir, binDir, runAs, Ports.free());
+    } catch (RuntimeException e) {
+      deleteTree(baseDir);
+      throw e;
+    }
     try {
       server.initAndStart();
     } catch (RuntimeException e) {
@@ -94,7 +100,7 @@ public final class PostgresServer implements AutoCloseable {
     server.startupMillis = (System.nanoTime() - begin) / 1_000_000;
     LOG.info(
         "PostgreSQL ({}) started at {} in {} ms, data in {}",
-        binDir,
+        server.binDir,
         server.jdbcUrl(),
         server.startupMillis,
         baseDir);
@@ -179,6 +185,11 @@ public final class PostgresServer implements AutoCloseable {
     return serviceDir;
   }
 
+  /** The folder under /tmp with the binaries, the cluster and the server log; gone after close. */
+  public Path baseDir() {
+    return baseDir;
+  }
+
   public long startupMillis() {
     return startupMillis;
   }
@@ -214,9 +225,7 @@ public final class PostgresServer implements AutoCloseable {
       } catch (IllegalStateException e) {
         // the JVM is already shutting down; the hook no longer matters
       }
-      if (!baseDir.equals(serviceDir)) {
-        keepLogAndDelete();
-      }
+      keepLogAndDelete();
     }
   }
 
@@ -232,7 +241,11 @@ public final class PostgresServer implements AutoCloseable {
     synchronized (this) {
       if (!closed) {
         LOG.warn("JVM exiting with PostgreSQL at {} still running; stopping it", jdbcUrl());
-        stop("immediate");
+        try {
+          stop("immediate");
+        } finally {
+          deleteTree(baseDir);
+        }
       }
     }
   }
@@ -243,13 +256,23 @@ public final class PostgresServer implements AutoCloseable {
         Files.copy(
             serverLog(), serviceDir.resolve("postgres.log"), StandardCopyOption.REPLACE_EXISTING);
       }
-      try (Stream<Path> paths = Files.walk(baseDir)) {
-        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(path);
-        }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot copy " + serverLog() + " to " + serviceDir, e);
+    } finally {
+      deleteTree(baseDir);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot clean up " + baseDir, e);
+      throw new UncheckedIOException("Cannot delete " + dir, e);
     }
   }
 
@@ -287,37 +310,6 @@ public final class PostgresServer implements AutoCloseable {
     }
   }
 
-  /** The newest {@code /usr/lib/postgresql/<N>/bin}, else {@code pg_config --bindir}. */
-  static Path findBinDir() {
-    if (Files.isDirectory(INSTALL_ROOT)) {
-      try (Stream<Path> versions = Files.list(INSTALL_ROOT)) {
-        Path newest =
-            versions
-                .filter(p -> p.getFileName().toString().matches("\\d+(\\.\\d+)?"))
-                .filter(p -> hasServer(p.resolve("bin")))
-                .max(
-                    Comparator.comparingDouble(p -> Double.parseDouble(p.getFileName().toString())))
-                .orElse(null);
-        if (newest != null) {
-          return newest.resolve("bin");
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot list " + INSTALL_ROOT, e);
-      }
-    }
-    String fromPgConfig = Exec.output(List.of("pg_config", "--bindir"));
-    if (fromPgConfig != null && hasServer(Path.of(fromPgConfig.trim()))) {
-      return Path.of(fromPgConfig.trim());
-    }
-    throw new IllegalStateException(NOT_INSTALLED);
-  }
-
-  private static boolean hasServer(Path bin) {
-    return Files.isExecutable(bin.resolve("initdb"))
-        && Files.isExecutable(bin.resolve("pg_ctl"))
-        && Files.isExecutable(bin.resolve("postgres"));
-  }
-
   private static boolean isRoot() {
     String uid = Exec.output(List.of("id", "-u"));
     if (uid == null) {
@@ -327,39 +319,34 @@ public final class PostgresServer implements AutoCloseable {
   }
 
   /**
-   * The service folder when the server's user can write there and the socket path is short enough,
-   * else a new folder under /tmp.
+   * A new folder under /tmp; when running as root it is handed to {@value #OS_USER}, and checked to
+   * be writable by that user.
    */
-  private static Path chooseBaseDir(Path serviceDir, boolean root, int port) {
-    boolean shortSocketPath =
-        (serviceDir + "/.s.PGSQL." + port).getBytes(StandardCharsets.UTF_8).length
-            <= MAX_SOCKET_PATH;
-    if (shortSocketPath && (!root || handToPostgres(serviceDir))) {
-      return serviceDir;
-    }
+  private static Path newBaseDir(boolean root) {
+    Path dir;
     try {
-      Path tmp = Files.createTempDirectory(Path.of("/tmp"), "floe-postgres-");
-      if (root && !handToPostgres(tmp)) {
-        throw new IllegalStateException("The postgres user cannot write to " + tmp);
-      }
-      LOG.info("PostgreSQL data goes to {} (the postgres user cannot use {})", tmp, serviceDir);
-      Files.writeString(serviceDir.resolve("DATA-IS-IN"), tmp + "\n");
-      return tmp;
+      dir = Files.createTempDirectory(Path.of("/tmp"), "floe-postgres-");
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create a PostgreSQL folder under /tmp", e);
     }
-  }
-
-  /** Makes {@code dir} owned by the postgres user; true if that user can then write to it. */
-  private static boolean handToPostgres(Path dir) {
-    try {
-      Files.setOwner(
-          dir, dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER));
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot give " + dir + " to the OS user '" + USER + "' (does it exist?)", e);
+    if (root) {
+      try {
+        Files.setOwner(
+            dir,
+            dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(OS_USER));
+      } catch (IOException e) {
+        deleteTree(dir);
+        throw new UncheckedIOException(
+            "Cannot give " + dir + " to the OS user '" + OS_USER + "' (does it exist?)", e);
+      }
+      List<String> check = List.of("runuser", "-u", OS_USER, "--", "test", "-w", dir.toString());
+      if (Exec.output(check) == null) {
+        deleteTree(dir);
+        throw new IllegalStateException(
+            "The OS user '" + OS_USER + "' cannot write to " + dir + " (tried " + check + ")");
+      }
     }
-    return Exec.output(List.of("runuser", "-u", USER, "--", "test", "-w", dir.toString())) != null;
+    return dir;
   }
 
   /** Runs short external commands with a timeout. */
