@@ -13,6 +13,7 @@ import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
 import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.Services;
 import io.floe.it.stack.SqliteCatalogs;
 import io.floe.it.stack.StackDirs;
 import java.io.IOException;
@@ -25,7 +26,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -35,6 +35,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Floe against the Apache Iceberg sink 1.12.0 and the ceilings, on one real stack: a KRaft broker,
@@ -76,33 +77,29 @@ class BenchmarkIT {
   private final List<Double> parquetCeiling = new ArrayList<>();
   private int runs;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
-    registry = SchemaRegistryServer.builder().build().start();
+    broker = services.own(KafkaBroker.start());
+    registry = services.own(SchemaRegistryServer.builder().build().start());
     catalogProperties = SqliteCatalogs.inNewServiceDir();
     // the JDBC catalog keys its tables by catalog name: the connectors both default to "iceberg"
-    catalog = CatalogUtil.buildIcebergCatalog("iceberg", catalogProperties, null);
+    catalog = services.catalog("iceberg", catalogProperties);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of(NAMESPACE));
     pluginPath = StackDirs.newServiceDir("bench-plugins");
     PluginInstall.installInto(pluginPath);
     ApacheSinkPlugin.installInto(pluginPath);
     NoopPlugin.installInto(pluginPath);
-    generator = new LoadGenerator(broker.bootstrapServers(), registry.url());
+    generator = services.own(new LoadGenerator(broker.bootstrapServers(), registry.url()));
   }
 
   @AfterAll
-  void stopStack() throws Exception {
+  void writeReport() throws Exception {
     BenchReport report = new BenchReport(results, latencies, parquetCeiling, RECORDS, PARTITIONS);
     String text = report.render();
     System.out.println(text);
     Files.writeString(StackDirs.root().resolve("bench-results.md"), text);
-    for (AutoCloseable service :
-        new AutoCloseable[] {generator, (AutoCloseable) catalog, registry, broker}) {
-      if (service != null) {
-        service.close();
-      }
-    }
   }
 
   @Test

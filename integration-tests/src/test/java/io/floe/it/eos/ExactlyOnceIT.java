@@ -9,12 +9,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.connect.control.EventCodec;
 import io.floe.connect.control.EventType;
+import io.floe.it.stack.Await;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.LogFile;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -40,11 +41,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Exactly once on the real stack: a KRaft broker, a two-worker Connect cluster running the plugin
@@ -73,26 +74,29 @@ class ExactlyOnceIT {
   private OrderEvents events;
   private Admin admin;
 
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
   @BeforeAll
   void startStack() {
-    broker = KafkaBroker.start();
-    rest = RestCatalogServer.withLocalWarehouse();
-    catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
+    broker = services.own(KafkaBroker.start());
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    catalog = services.catalog("test", rest.clientProperties());
     worker1 = startWorker();
     worker2 = startWorker();
-    events = new OrderEvents(broker.bootstrapServers());
-    admin = broker.admin();
+    events = services.own(new OrderEvents(broker.bootstrapServers()));
+    admin = services.own(broker.admin());
   }
 
   private ConnectWorker startWorker() {
-    return ConnectWorker.start(
-        broker,
-        PluginInstall.pluginPath(),
-        new ConnectWorker.Options()
-            .groupId("eos")
-            .workerProperty("connector.client.config.override.policy", "All")
-            .workerProperty("consumer.session.timeout.ms", "10000")
-            .workerProperty("consumer.heartbeat.interval.ms", "1000"));
+    return services.own(
+        ConnectWorker.start(
+            broker,
+            PluginInstall.pluginPath(),
+            new ConnectWorker.Options()
+                .groupId("eos")
+                .workerProperty("connector.client.config.override.policy", "All")
+                .workerProperty("consumer.session.timeout.ms", "10000")
+                .workerProperty("consumer.heartbeat.interval.ms", "1000")));
   }
 
   /** A test that fails leaves its connector behind: delete it, so it loads no later test. */
@@ -102,18 +106,6 @@ class ExactlyOnceIT {
     if (connectors.ok() && connectors.body() != null) {
       for (JsonNode name : connectors.body()) {
         worker1.rest().deleteConnector(name.asText());
-      }
-    }
-  }
-
-  @AfterAll
-  void stopStack() throws Exception {
-    for (AutoCloseable service :
-        new AutoCloseable[] {
-          admin, events, worker2, worker1, (AutoCloseable) catalog, rest, broker
-        }) {
-      if (service != null) {
-        service.close();
       }
     }
   }
@@ -602,24 +594,20 @@ class ExactlyOnceIT {
    * Waits until the connector's consumer group is stable with {@code members} owning a partition.
    */
   private void awaitEveryPartitionOwned(String name, int members) throws Exception {
-    Instant deadline = Instant.now().plus(CONVERGE);
-    String seen = "";
-    while (Instant.now().isBefore(deadline)) {
-      var group =
-          admin
-              .describeConsumerGroups(List.of("connect-" + name))
-              .all()
-              .get(30, java.util.concurrent.TimeUnit.SECONDS)
-              .get("connect-" + name);
-      seen = group.groupState() + " " + group.members();
-      if (group.groupState() == org.apache.kafka.common.GroupState.STABLE
-          && group.members().size() == members
-          && group.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty())) {
-        return;
-      }
-      sleep(250);
-    }
-    throw new AssertionError("Group connect-" + name + " not spread over " + members + ": " + seen);
+    Await.until(
+        "group connect-" + name + " spread over " + members,
+        CONVERGE,
+        () ->
+            admin
+                .describeConsumerGroups(List.of("connect-" + name))
+                .all()
+                .get(30, java.util.concurrent.TimeUnit.SECONDS)
+                .get("connect-" + name),
+        group ->
+            group.groupState() == org.apache.kafka.common.GroupState.STABLE
+                && group.members().size() == members
+                && group.members().stream()
+                    .allMatch(m -> !m.assignment().topicPartitions().isEmpty()));
   }
 
   private static Pattern workerStarted(String task) {
@@ -658,19 +646,17 @@ class ExactlyOnceIT {
 
   /** Waits until the connector's tasks are spread over both workers. */
   private void awaitTasksOnBothWorkers(String name) throws Exception {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-    java.util.Set<String> workers = new java.util.HashSet<>();
-    while (Instant.now().isBefore(deadline)) {
-      workers.clear();
-      for (var task : worker1.rest().status(name).path("tasks")) {
-        workers.add(task.path("worker_id").asText());
-      }
-      if (workers.size() == 2) {
-        return;
-      }
-      Thread.sleep(250);
-    }
-    assertThat(workers).as("workers running the tasks of %s", name).hasSize(2);
+    Await.until(
+        "workers running the tasks of " + name + " to be two",
+        Duration.ofSeconds(60),
+        () -> {
+          java.util.Set<String> workers = new java.util.HashSet<>();
+          for (var task : worker1.rest().status(name).path("tasks")) {
+            workers.add(task.path("worker_id").asText());
+          }
+          return workers;
+        },
+        workers -> workers.size() == 2);
   }
 
   @Test
