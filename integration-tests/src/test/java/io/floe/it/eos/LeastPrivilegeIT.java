@@ -7,6 +7,7 @@ package io.floe.it.eos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.it.errors.DeadLetters;
 import io.floe.it.stack.Acls;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
@@ -67,7 +68,8 @@ class LeastPrivilegeIT {
     CONTROL_TOPIC_WRITE,
     CONTROL_TOPIC_CREATE,
     COORDINATOR_GROUP_READ,
-    TRANSACTIONAL_ID_WRITE;
+    TRANSACTIONAL_ID_WRITE,
+    DEAD_LETTER_TOPIC_WRITE;
 
     /** The ACL for connector {@code name}, which reads topic {@code name}. */
     AclBinding acl(String name) {
@@ -86,6 +88,7 @@ class LeastPrivilegeIT {
                     transactionalIdPrefix(name),
                     AclOperation.WRITE)
                 .get(0);
+        case DEAD_LETTER_TOPIC_WRITE -> topic(principal, deadLetterTopic(name), AclOperation.WRITE);
       };
     }
 
@@ -110,6 +113,8 @@ class LeastPrivilegeIT {
                 + transactionalIdPrefix(name)
                 + "floe-"
                 + name;
+        case DEAD_LETTER_TOPIC_WRITE ->
+            "Could not initialize dead letter queue with topic=" + deadLetterTopic(name);
       };
     }
 
@@ -124,6 +129,10 @@ class LeastPrivilegeIT {
 
   private static String controlTopic(String name) {
     return name + "-control";
+  }
+
+  private static String deadLetterTopic(String name) {
+    return name + "-dlq";
   }
 
   private static String transactionalIdPrefix(String name) {
@@ -201,24 +210,53 @@ class LeastPrivilegeIT {
             name, name, 1, rest.clientProperties(), broker.bootstrapServers(), INTERVAL_MS);
     config.put("iceberg.control.topic", controlTopic(name));
     config.put("iceberg.control.transactional-id-prefix", transactionalIdPrefix(name));
+    config.put("errors.tolerance", "all");
+    config.put("errors.deadletterqueue.topic.name", deadLetterTopic(name));
+    config.put("errors.deadletterqueue.topic.replication.factor", "1");
+    config.put("errors.deadletterqueue.context.headers.enable", "true");
     config.putAll(security.connectorProperties(CONNECTOR));
     return config;
+  }
+
+  /** Creates the source topic and the dead-letter topic of connector {@code name}. */
+  private void createTopics(String name, int partitions) {
+    broker.createTopic(name, partitions);
+    broker.createTopic(deadLetterTopic(name), 1);
+  }
+
+  /** A record no table takes (its route value matches no table): a bad record. */
+  private void sendBadRecord(String topic, int partition, long id) throws Exception {
+    String value =
+        OrderEvents.value(id, System.currentTimeMillis())
+            .replace("\"kind\":\"" + (id % 2 == 0 ? "a" : "b") + "\"", "\"kind\":\"z\"");
+    try (var producer = broker.stringProducer()) {
+      producer
+          .send(
+              new org.apache.kafka.clients.producer.ProducerRecord<>(
+                  topic, partition, Long.toString(id), value))
+          .get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
   }
 
   @Test
   void writesExactlyOnceWithOnlyTheDocumentedAcls() throws Exception {
     String name = "least";
-    broker.createTopic(name, 2);
+    createTopics(name, 2);
     Acls.create(admin, grants(name, null));
     worker.rest().putConnector(name, connector(name));
     worker.rest().awaitRunning(name, 1, Duration.ofSeconds(60));
 
-    events.send(name, 2, 0, 1000);
+    events.send(name, 2, 0, 500);
+    sendBadRecord(name, 0, 1_000_000);
+    events.send(name, 2, 500, 1000);
     TableOracle oracle = TwoTableConnector.oracle(catalog, name);
     TwoTableConnector.await("rows in the tables", oracle::rowCount, 1000, Duration.ofSeconds(90));
     events.send(name, 2, 1000, 1500);
     TwoTableConnector.await("rows in the tables", oracle::rowCount, 1500, Duration.ofSeconds(90));
     oracle.assertExactlyOnce(admin, "connect-" + name, name, 1500);
+    Map<Long, DeadLetters.DeadLetter> letters =
+        DeadLetters.read(broker, deadLetterTopic(name), 1, Duration.ofSeconds(30));
+    assertThat(letters).as("dead letters").hasSize(1).containsKey(250L);
     assertThat(worker.rest().status(name).path("tasks").get(0).path("state").asText())
         .isEqualTo("RUNNING");
   }
@@ -227,14 +265,18 @@ class LeastPrivilegeIT {
   @EnumSource(Grant.class)
   void withoutOneAclFailsNamingIt(Grant missing) throws Exception {
     String name = "lp-" + missing.name().toLowerCase().replace('_', '-');
-    broker.createTopic(name, 1);
+    createTopics(name, 1);
     Acls.create(admin, grants(name, missing));
     worker.rest().putConnector(name, connector(name));
     events.send(name, 1, 0, 100);
+    sendBadRecord(name, 0, 1_000_000);
 
     String failure = awaitFailure(name);
     System.out.printf("without %s: %s%n", missing, failure);
-    assertThat(failure).as("the failure without %s", missing).contains(missing.expected(name));
+    assertThat(failure)
+        .as("the failure without %s", missing)
+        .contains(missing.expected(name))
+        .containsIgnoringCase("authoriz");
     TableOracle oracle = TwoTableConnector.oracle(catalog, name);
     assertThat(oracle.rowCount()).as("rows committed without %s", missing).isZero();
   }
