@@ -161,8 +161,7 @@ class LeastPrivilegeIT {
             WORKER_GROUP + "-",
             AclOperation.READ,
             AclOperation.WRITE,
-            AclOperation.CREATE,
-            AclOperation.DESCRIBE_CONFIGS));
+            AclOperation.CREATE));
     return acls;
   }
 
@@ -180,7 +179,7 @@ class LeastPrivilegeIT {
             new ConnectWorker.Options()
                 .groupId(WORKER_GROUP)
                 .workerProperties(security.workerProperties(WORKER))
-                .workerProperty("connector.client.config.override.policy", "All"));
+                .workerProperty("connector.client.config.override.policy", "Principal"));
     events = new OrderEvents(broker.bootstrapServers(), broker.adminLogin());
   }
 

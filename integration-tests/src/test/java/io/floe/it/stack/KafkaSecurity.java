@@ -142,7 +142,8 @@ public final class KafkaSecurity {
    * The overrides under which a connector's own Kafka clients log in as {@code user}: the sink
    * task's consumer ({@code consumer.override.*}), the dead-letter producer and admin ({@code
    * producer.override.*}, {@code admin.override.*}) and Floe's control clients ({@code
-   * iceberg.kafka.*}). The worker needs {@code connector.client.config.override.policy=All}.
+   * iceberg.kafka.*}). The worker needs {@code connector.client.config.override.policy=Principal}
+   * (or {@code All}).
    */
   public Map<String, String> connectorProperties(String user) {
     Map<String, String> props = new LinkedHashMap<>();
