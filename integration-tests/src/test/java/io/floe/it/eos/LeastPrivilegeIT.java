@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.admin.Admin;
@@ -278,6 +279,39 @@ class LeastPrivilegeIT {
         .containsIgnoringCase("authoriz");
     TableOracle oracle = TwoTableConnector.oracle(catalog, name);
     assertThat(oracle.rowCount()).as("rows committed without %s", missing).isZero();
+  }
+
+  /**
+   * An ACL revoked while the connector runs: the next commit cycle fails the task naming it, and
+   * what was committed before stays exactly once.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Grant.class,
+      names = {"CONTROL_TOPIC_WRITE", "COORDINATOR_GROUP_READ", "TRANSACTIONAL_ID_WRITE"})
+  void revokingAnAclWhileRunningFailsNamingIt(Grant revoked) throws Exception {
+    String name = "lr-" + revoked.name().toLowerCase().replace('_', '-');
+    createTopics(name, 1);
+    Acls.create(admin, grants(name, null));
+    worker.rest().putConnector(name, connector(name));
+    worker.rest().awaitRunning(name, 1, Duration.ofSeconds(60));
+    events.send(name, 1, 0, 100);
+    TableOracle oracle = TwoTableConnector.oracle(catalog, name);
+    TwoTableConnector.await(
+        "rows before the revocation", oracle::rowCount, 100, Duration.ofSeconds(60));
+
+    Acls.delete(admin, List.of(revoked.acl(name)));
+    events.send(name, 1, 100, 200);
+
+    String failure = awaitFailure(name);
+    System.out.printf("revoked %s: %s%n", revoked, failure);
+    assertThat(failure)
+        .as("the failure after revoking %s", revoked)
+        .contains(revoked.expected(name))
+        .containsIgnoringCase("authoriz");
+    List<TableOracle.Origin> origins = oracle.origins();
+    assertThat(Set.copyOf(origins)).as("distinct rows").hasSize(origins.size());
+    assertThat(origins.size()).as("rows").isBetween(100, 200);
   }
 
   /** The trace of the failed connector or task; fails the test if neither fails in time. */
