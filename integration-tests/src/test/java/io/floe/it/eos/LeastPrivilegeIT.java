@@ -271,12 +271,7 @@ class LeastPrivilegeIT {
     events.send(name, 1, 0, 100);
     sendBadRecord(name, 0, 1_000_000);
 
-    String failure = awaitFailure(name);
-    System.out.printf("without %s: %s%n", missing, failure);
-    assertThat(failure)
-        .as("the failure without %s", missing)
-        .contains(missing.expected(name))
-        .containsIgnoringCase("authoriz");
+    assertFailsNaming(name, missing, "without");
     TableOracle oracle = TwoTableConnector.oracle(catalog, name);
     assertThat(oracle.rowCount()).as("rows committed without %s", missing).isZero();
   }
@@ -303,15 +298,20 @@ class LeastPrivilegeIT {
     Acls.delete(admin, List.of(revoked.acl(name)));
     events.send(name, 1, 100, 200);
 
-    String failure = awaitFailure(name);
-    System.out.printf("revoked %s: %s%n", revoked, failure);
-    assertThat(failure)
-        .as("the failure after revoking %s", revoked)
-        .contains(revoked.expected(name))
-        .containsIgnoringCase("authoriz");
+    assertFailsNaming(name, revoked, "revoked");
     List<TableOracle.Origin> origins = oracle.origins();
     assertThat(Set.copyOf(origins)).as("distinct rows").hasSize(origins.size());
     assertThat(origins.size()).as("rows").isBetween(100, 200);
+  }
+
+  /** Waits for the connector or its task to fail, naming the missing {@code grant}. */
+  private void assertFailsNaming(String name, Grant grant, String how) throws Exception {
+    String failure = awaitFailure(name);
+    System.out.printf("%s %s: %s%n", how, grant, failure);
+    assertThat(failure)
+        .as("the failure of %s, %s %s", name, how, grant)
+        .contains(grant.expected(name))
+        .containsIgnoringCase("authoriz");
   }
 
   /** The trace of the failed connector or task; fails the test if neither fails in time. */
