@@ -6,7 +6,6 @@ package io.floe.it.stack;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,28 +56,6 @@ public final class Acls {
 
   public static void delete(Admin admin, Collection<AclBinding> acls) {
     await(admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all(), "delete");
-  }
-
-  /** The {@code kafka-acls.sh} command that creates {@code acl}, for messages and docs. */
-  public static String command(AclBinding acl) {
-    ResourcePattern resource = acl.pattern();
-    String option =
-        switch (resource.resourceType()) {
-          case TOPIC -> "--topic " + resource.name();
-          case GROUP -> "--group " + resource.name();
-          case TRANSACTIONAL_ID -> "--transactional-id " + resource.name();
-          case CLUSTER -> "--cluster";
-          default -> resource.resourceType() + " " + resource.name();
-        };
-    return "kafka-acls.sh --add --allow-principal "
-        + acl.entry().principal()
-        + " --operation "
-        + acl.entry().operation().name().toLowerCase(Locale.ROOT)
-        + " "
-        + option
-        + (resource.patternType() == PatternType.PREFIXED
-            ? " --resource-pattern-type prefixed"
-            : "");
   }
 
   private static void await(org.apache.kafka.common.KafkaFuture<?> future, String what) {

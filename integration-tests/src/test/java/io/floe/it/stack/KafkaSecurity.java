@@ -25,7 +25,7 @@ public final class KafkaSecurity {
   /** The super user: the broker, the controller, and the tests' admin client. */
   public static final String ADMIN = "admin";
 
-  static final String LISTENER = "SASL_PLAINTEXT";
+  private static final String LISTENER = "SASL_PLAINTEXT";
   private static final String SCRAM = "SCRAM-SHA-512";
   private static final String PLAIN = "PLAIN";
 
