@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * one of three ways: committed; aborted (a failure before or during its commit that Kafka reported:
  * nothing of it is visible); or unknown (its commit timed out: it may have committed, and is asked
  * again with {@link #commitAgain}). Fencing is thrown as Kafka throws it (the caller names who was
- * fenced); a missing permission becomes a {@link ConnectException} naming the transactional id and
- * the topic.
+ * fenced); a missing permission becomes a {@link ConnectException} naming the refused resource and
+ * the ACL to grant ({@link MissingAcl}).
  */
 public final class ControlChannel implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControlChannel.class);
@@ -98,7 +98,7 @@ public final class ControlChannel implements AutoCloseable {
       String id,
       String sender) {
     Producer<byte[], byte[]> producer =
-        initialised(clients, transactionalId, "floe-" + role + "-" + id);
+        initialised(clients, topic, transactionalId, "floe-" + role + "-" + id);
     Consumer<byte[], byte[]> consumer = clients.consumer(null, "floe-" + role + "-control-" + id);
     try {
       consumer.assign(topic.partitions());
@@ -106,6 +106,9 @@ public final class ControlChannel implements AutoCloseable {
       for (TopicPartition partition : topic.partitions()) {
         consumer.position(partition); // resolve now, not at the first poll
       }
+    } catch (AuthorizationException e) {
+      closeQuietly(consumer, producer);
+      throw MissingAcl.explain(e, MissingAcl.TopicUse.READ, topic.name(), null);
     } catch (RuntimeException e) {
       closeQuietly(consumer, producer);
       throw e;
@@ -126,7 +129,7 @@ public final class ControlChannel implements AutoCloseable {
       String groupId,
       String sender) {
     Producer<byte[], byte[]> producer =
-        initialised(clients, transactionalId, "floe-" + role + "-" + id);
+        initialised(clients, topic, transactionalId, "floe-" + role + "-" + id);
     Consumer<byte[], byte[]> consumer =
         clients.consumer(groupId, "floe-" + role + "-control-" + id);
     Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
@@ -143,6 +146,9 @@ public final class ControlChannel implements AutoCloseable {
           committed.put(partition, offset);
         }
       }
+    } catch (AuthorizationException e) {
+      closeQuietly(consumer, producer);
+      throw MissingAcl.explain(e, MissingAcl.TopicUse.READ, topic.name(), null);
     } catch (RuntimeException e) {
       closeQuietly(consumer, producer);
       throw e;
@@ -151,13 +157,13 @@ public final class ControlChannel implements AutoCloseable {
   }
 
   private static Producer<byte[], byte[]> initialised(
-      KafkaClients clients, String transactionalId, String clientId) {
+      KafkaClients clients, ControlTopic topic, String transactionalId, String clientId) {
     Producer<byte[], byte[]> producer = clients.producer(transactionalId, clientId);
     try {
       producer.initTransactions();
     } catch (AuthorizationException e) {
       producer.close(CLIENT_CLOSE);
-      throw notAuthorised(transactionalId, null, e);
+      throw MissingAcl.explain(e, MissingAcl.TopicUse.WRITE, topic.name(), transactionalId);
     } catch (RuntimeException e) {
       producer.close(CLIENT_CLOSE);
       throw e;
@@ -179,7 +185,11 @@ public final class ControlChannel implements AutoCloseable {
   }
 
   public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-    return consumer.poll(timeout);
+    try {
+      return consumer.poll(timeout);
+    } catch (AuthorizationException e) {
+      throw MissingAcl.explain(e, MissingAcl.TopicUse.READ, topic.name(), null);
+    }
   }
 
   /** The consumer's position in each control partition, by partition number. */
@@ -249,7 +259,7 @@ public final class ControlChannel implements AutoCloseable {
       return new Sent(Outcome.COMMITTED, null);
     } catch (AuthorizationException e) {
       abortQuietly();
-      throw notAuthorised(transactionalId, topic.name(), e);
+      throw MissingAcl.explain(e, MissingAcl.TopicUse.WRITE, topic.name(), transactionalId);
     } catch (ProducerFencedException | InvalidProducerEpochException e) {
       throw e;
     } catch (KafkaException e) {
@@ -267,20 +277,6 @@ public final class ControlChannel implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.debug("Aborting the transaction failed too: {}", e.toString());
     }
-  }
-
-  private static ConnectException notAuthorised(
-      String transactionalId, String topic, AuthorizationException e) {
-    return new ConnectException(
-        "The control clients are not authorised for the transactional id "
-            + transactionalId
-            + (topic == null ? "" : " or the control topic " + topic)
-            + ": "
-            + e.getMessage()
-            + ". Grant WRITE and DESCRIBE on that transactional id (or its prefix, see"
-            + " iceberg.control.transactional-id-prefix) and READ, WRITE and DESCRIBE on the"
-            + " control topic.",
-        e);
   }
 
   /** Interrupts a blocking poll, from another thread. */

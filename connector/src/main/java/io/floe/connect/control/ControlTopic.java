@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -124,6 +125,11 @@ public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions
           && (cause instanceof UnknownTopicOrPartitionException
               || cause instanceof TopicExistsException)) {
         throw cause;
+      }
+      if (e.getCause() instanceof AuthorizationException refused) {
+        MissingAcl.TopicUse use =
+            action.equals("create") ? MissingAcl.TopicUse.CREATE : MissingAcl.TopicUse.READ;
+        throw MissingAcl.explain(refused, use, name, null);
       }
       throw new ConnectException(
           "Cannot " + action + " control topic " + name + ": " + e.getCause(), e.getCause());

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
@@ -63,6 +64,15 @@ class ControlChannelTest {
     assertThat(sent.outcome()).isEqualTo(ControlChannel.Outcome.ABORTED);
     assertThat(sent.cause()).hasMessage("broker unreachable");
     assertThat(producer().transactionAborted()).isTrue();
+  }
+
+  @Test
+  void aRefusedConsumerGroupIsNamedWithTheAclToGrant() {
+    producer().sendOffsetsToTransactionException = GroupAuthorizationException.forGroupId(GROUP);
+    assertThatThrownBy(this::sendOne)
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("not authorised to use the consumer group " + GROUP)
+        .hasMessageContaining("READ on group " + GROUP);
     assertThat(control.committedOffsets(GROUP)).isEmpty();
   }
 
@@ -84,13 +94,14 @@ class ControlChannelTest {
   }
 
   @Test
-  void aMissingPermissionNamesTheTransactionalIdTheTopicAndWhatToGrant() {
+  void aMissingPermissionNamesTheTransactionalIdAndWhatToGrant() {
     producer().commitTransactionException =
         new TransactionalIdAuthorizationException("Transactional Id authorization failed.");
     assertThatThrownBy(this::sendOne)
         .isInstanceOf(ConnectException.class)
-        .hasMessageContaining("not authorised for the transactional id " + TXN)
-        .hasMessageContaining("control topic " + InMemoryControlTopic.NAME)
+        .hasMessageContaining("not authorised to use the transactional id " + TXN)
+        .hasMessageContaining("Grant the connector's principal WRITE on transactional id " + TXN)
         .hasMessageContaining("iceberg.control.transactional-id-prefix");
+    assertThat(producer().transactionAborted()).isTrue();
   }
 }

@@ -4,6 +4,7 @@
  */
 package io.floe.it.eos;
 
+import io.floe.it.stack.KafkaBroker;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -32,7 +33,12 @@ final class OrderEvents implements AutoCloseable {
   private final KafkaProducer<String, String> producer;
 
   OrderEvents(String bootstrapServers) {
-    Map<String, Object> props = new HashMap<>();
+    this(bootstrapServers, Map.of());
+  }
+
+  /** A producer that logs in with {@code login}, e.g. {@link KafkaBroker#adminLogin()}. */
+  OrderEvents(String bootstrapServers, Map<String, Object> login) {
+    Map<String, Object> props = new HashMap<>(login);
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

@@ -37,16 +37,11 @@ public final class DeadLetters {
 
   /** A consumer from the earliest offset of {@code broker}'s topics, in its own group. */
   public static KafkaConsumer<byte[], byte[]> reader(KafkaBroker broker, String group) {
-    return new KafkaConsumer<>(
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            broker.bootstrapServers(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest",
-            ConsumerConfig.GROUP_ID_CONFIG,
-            group),
-        new ByteArrayDeserializer(),
-        new ByteArrayDeserializer());
+    Map<String, Object> props = new java.util.HashMap<>(broker.adminLogin());
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   /**

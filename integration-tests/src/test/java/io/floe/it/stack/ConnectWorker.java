@@ -83,6 +83,12 @@ public final class ConnectWorker implements AutoCloseable {
       return this;
     }
 
+    /** Several worker properties, e.g. a login from {@link KafkaSecurity#workerProperties}. */
+    public Options workerProperties(Map<String, String> values) {
+      extra.putAll(values);
+      return this;
+    }
+
     /** Options for the worker's JVM, after the heap and logging ones. */
     public Options jvmOptions(List<String> options) {
       jvmOptions.addAll(options);

@@ -41,12 +41,15 @@ public final class KafkaBroker implements AutoCloseable {
   private final int port;
   private final JavaProcess process;
   private final Duration startup;
+  private final Map<String, Object> adminLogin;
 
-  private KafkaBroker(Path dir, int port, JavaProcess process, Duration startup) {
+  private KafkaBroker(
+      Path dir, int port, JavaProcess process, Duration startup, Map<String, Object> adminLogin) {
     this.dir = dir;
     this.port = port;
     this.process = process;
     this.startup = startup;
+    this.adminLogin = adminLogin;
   }
 
   /** Formats fresh storage and starts a broker of the default Kafka runtime. */
@@ -55,22 +58,36 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   public static KafkaBroker start(KafkaRuntime runtime) {
+    return start(runtime, null);
+  }
+
+  /**
+   * Starts a broker whose only client listener is {@code SASL_PLAINTEXT}, with ACLs on; {@link
+   * #admin()} and {@link #stringProducer()} log in as its super user.
+   */
+  public static KafkaBroker startSecured(KafkaSecurity security) {
+    return start(KafkaRuntime.DEFAULT, security);
+  }
+
+  private static KafkaBroker start(KafkaRuntime runtime, KafkaSecurity security) {
     Instant begin = Instant.now();
     Path dir = StackDirs.newServiceDir("kafka");
     int port = Ports.free();
     int controllerPort = Ports.free();
-    Path config = writeConfig(dir, port, controllerPort);
+    Path config = writeConfig(dir, port, controllerPort, security);
+    Map<String, Object> adminLogin =
+        security == null ? Map.of() : security.clientProperties(KafkaSecurity.ADMIN);
+    List<String> format =
+        new ArrayList<>(List.of("format", "-t", randomClusterId(), "-c", config.toString()));
+    if (security != null) {
+      format.addAll(security.formatArguments());
+    }
     List<String> jvm = new ArrayList<>(List.of("-Xms128m", "-Xmx512m"));
     jvm.addAll(Logging.jvmOptions(runtime, dir));
 
     int formatted =
         JavaProcess.run(
-            "kafka-storage-format",
-            runtime.libDir(),
-            jvm,
-            "kafka.tools.StorageTool",
-            List.of("format", "-t", randomClusterId(), "-c", config.toString()),
-            dir);
+            "kafka-storage-format", runtime.libDir(), jvm, "kafka.tools.StorageTool", format, dir);
     if (formatted != 0) {
       throw new IllegalStateException(
           "Formatting Kafka storage failed (exit " + formatted + "); see " + dir);
@@ -79,14 +96,14 @@ public final class KafkaBroker implements AutoCloseable {
         JavaProcess.start(
             "kafka", runtime.libDir(), jvm, "kafka.Kafka", List.of(config.toString()), dir);
     try {
-      awaitReady(process, port);
+      awaitReady(process, port, adminLogin);
       Duration startup = Duration.between(begin, Instant.now());
       LOG.info(
           "Kafka {} broker ready on 127.0.0.1:{} in {} ms",
           runtime.line(),
           port,
           startup.toMillis());
-      return new KafkaBroker(dir, port, process, startup);
+      return new KafkaBroker(dir, port, process, startup, adminLogin);
     } catch (RuntimeException e) {
       process.close();
       throw e;
@@ -107,7 +124,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
-  private static Path writeConfig(Path dir, int port, int controllerPort) {
+  private static Path writeConfig(Path dir, int port, int controllerPort, KafkaSecurity security) {
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", "1");
@@ -129,6 +146,9 @@ public final class KafkaBroker implements AutoCloseable {
     props.put("share.coordinator.state.topic.min.isr", "1");
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("auto.create.topics.enable", "false");
+    if (security != null) {
+      props.putAll(security.serverProperties(port, controllerPort));
+    }
     Path file = dir.resolve("server.properties");
     try (var out = Files.newBufferedWriter(file)) {
       props.store(out, "single-node KRaft broker for tests");
@@ -138,12 +158,12 @@ public final class KafkaBroker implements AutoCloseable {
     return file;
   }
 
-  private static void awaitReady(JavaProcess process, int port) {
+  private static void awaitReady(JavaProcess process, int port, Map<String, Object> login) {
     Instant deadline = Instant.now().plus(START_TIMEOUT);
     while (true) {
       process.checkAlive();
       if (Ports.isOpen(port)) {
-        try (Admin admin = admin("127.0.0.1:" + port)) {
+        try (Admin admin = admin("127.0.0.1:" + port, login)) {
           admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
           return;
         } catch (ExecutionException | TimeoutException e) {
@@ -176,29 +196,30 @@ public final class KafkaBroker implements AutoCloseable {
   /** An admin client on this broker; the caller closes it. */
   /** A producer of string keys and values that waits for every replica ({@code acks=all}). */
   public KafkaProducer<String, String> stringProducer() {
-    return new KafkaProducer<>(
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers(),
-            ProducerConfig.ACKS_CONFIG,
-            "all"),
-        new StringSerializer(),
-        new StringSerializer());
+    Map<String, Object> props = new java.util.HashMap<>(adminLogin);
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
   }
 
   public Admin admin() {
-    return admin(bootstrapServers());
+    return admin(bootstrapServers(), adminLogin);
   }
 
-  private static Admin admin(String bootstrapServers) {
-    return Admin.create(
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers,
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-            5000,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-            10000));
+  /**
+   * The client settings that log in as the super user of a {@link #startSecured} broker; empty for
+   * a plain one.
+   */
+  public Map<String, Object> adminLogin() {
+    return adminLogin;
+  }
+
+  private static Admin admin(String bootstrapServers, Map<String, Object> login) {
+    Map<String, Object> props = new java.util.HashMap<>(login);
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
+    return Admin.create(props);
   }
 
   /** Creates a topic with replication factor 1. */

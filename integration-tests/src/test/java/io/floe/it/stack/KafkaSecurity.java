@@ -1,0 +1,156 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.stack;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SASL and ACLs for a {@link KafkaBroker}: one {@code SASL_PLAINTEXT} listener for clients and the
+ * broker itself (mechanisms PLAIN and SCRAM-SHA-512), a SASL/PLAIN controller listener, and Kafka's
+ * standard authorizer with {@code allow.everyone.if.no.acl.found=false}.
+ *
+ * <p>The super user {@value #ADMIN} logs in with PLAIN (its password is in the broker's JAAS
+ * configuration, so the broker and the controller can use it before any metadata exists); every
+ * other user logs in with SCRAM-SHA-512, its credential written into the metadata log when the
+ * storage is formatted ({@code kafka-storage format --add-scram}). Such a user may do nothing until
+ * an ACL allows it ({@link Acls}).
+ */
+public final class KafkaSecurity {
+  /** The super user: the broker, the controller, and the tests' admin client. */
+  public static final String ADMIN = "admin";
+
+  private static final String LISTENER = "SASL_PLAINTEXT";
+  private static final String SCRAM = "SCRAM-SHA-512";
+  private static final String PLAIN = "PLAIN";
+
+  private final Map<String, String> passwords;
+
+  private KafkaSecurity(Map<String, String> passwords) {
+    this.passwords = Map.copyOf(passwords);
+  }
+
+  /** The super user and SCRAM-SHA-512 users with these names, each with its own password. */
+  public static KafkaSecurity withScramUsers(String... users) {
+    Map<String, String> passwords = new LinkedHashMap<>();
+    passwords.put(ADMIN, ADMIN + "-pw");
+    for (String user : users) {
+      if (user.equals(ADMIN)) {
+        throw new IllegalArgumentException(ADMIN + " is the super user already");
+      }
+      passwords.put(user, user + "-pw");
+    }
+    return new KafkaSecurity(passwords);
+  }
+
+  /** The principal of a user, as ACLs name it. */
+  public static String principal(String user) {
+    return "User:" + user;
+  }
+
+  /** The broker's settings; they replace the plain listeners of the default configuration. */
+  Map<String, String> serverProperties(int port, int controllerPort) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put(
+        "listeners",
+        LISTENER + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    props.put("advertised.listeners", LISTENER + "://127.0.0.1:" + port);
+    props.put("inter.broker.listener.name", LISTENER);
+    props.put(
+        "listener.security.protocol.map",
+        "CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT");
+    props.put("sasl.enabled.mechanisms", PLAIN + "," + SCRAM);
+    props.put("sasl.mechanism.inter.broker.protocol", PLAIN);
+    props.put("sasl.mechanism.controller.protocol", PLAIN);
+    props.put("listener.name.controller.sasl.enabled.mechanisms", PLAIN);
+    String plainServer = plainServerJaas();
+    props.put("listener.name.controller.plain.sasl.jaas.config", plainServer);
+    props.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", plainServer);
+    props.put(
+        "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+    props.put("allow.everyone.if.no.acl.found", "false");
+    props.put("super.users", principal(ADMIN));
+    return props;
+  }
+
+  /** The PLAIN login of the broker (as the super user), and the one user PLAIN accepts. */
+  private String plainServerJaas() {
+    return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+        + ADMIN
+        + "\" password=\""
+        + passwords.get(ADMIN)
+        + "\" user_"
+        + ADMIN
+        + "=\""
+        + passwords.get(ADMIN)
+        + "\";";
+  }
+
+  /** The arguments of {@code kafka-storage format} that create the SCRAM users. */
+  List<String> formatArguments() {
+    List<String> args = new ArrayList<>();
+    passwords.forEach(
+        (user, password) -> {
+          if (!user.equals(ADMIN)) {
+            args.add("--add-scram");
+            args.add(SCRAM + "=[name=" + user + ",password=" + password + "]");
+          }
+        });
+    return args;
+  }
+
+  /** The client settings that log in as {@code user}. */
+  public Map<String, Object> clientProperties(String user) {
+    String password = passwords.get(user);
+    if (password == null) {
+      throw new IllegalArgumentException("No user " + user);
+    }
+    boolean admin = user.equals(ADMIN);
+    String module =
+        admin
+            ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+            : "org.apache.kafka.common.security.scram.ScramLoginModule";
+    Map<String, Object> props = new HashMap<>();
+    props.put("security.protocol", "SASL_PLAINTEXT");
+    props.put("sasl.mechanism", admin ? PLAIN : SCRAM);
+    props.put(
+        "sasl.jaas.config",
+        module + " required username=\"" + user + "\" password=\"" + password + "\";");
+    return props;
+  }
+
+  /**
+   * The settings under which a Connect worker logs in as {@code user}: for its own clients, and for
+   * the producers, consumers and admin clients it makes for connectors.
+   */
+  public Map<String, String> workerProperties(String user) {
+    Map<String, String> props = new LinkedHashMap<>();
+    for (String prefix : List.of("", "producer.", "consumer.", "admin.")) {
+      clientProperties(user).forEach((key, value) -> props.put(prefix + key, value.toString()));
+    }
+    return props;
+  }
+
+  /**
+   * The overrides under which a connector's own Kafka clients log in as {@code user}: the sink
+   * task's consumer ({@code consumer.override.*}), the dead-letter producer and admin ({@code
+   * producer.override.*}, {@code admin.override.*}) and Floe's control clients ({@code
+   * iceberg.kafka.*}). The worker needs {@code connector.client.config.override.policy=Principal}
+   * (or {@code All}).
+   */
+  public Map<String, String> connectorProperties(String user) {
+    Map<String, String> props = new LinkedHashMap<>();
+    for (String prefix :
+        List.of("consumer.override.", "producer.override.", "admin.override.", "iceberg.kafka.")) {
+      clientProperties(user).forEach((key, value) -> props.put(prefix + key, value.toString()));
+    }
+    return props;
+  }
+}
