@@ -4,11 +4,13 @@
  */
 package io.floe.connect;
 
+import io.floe.connect.config.ClearTextSecrets;
 import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.ConnectKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.SourceConsumer;
 import io.floe.connect.config.SourceIsolation;
+import io.floe.connect.config.WorkerKafka;
 import io.floe.connect.version.FloeVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,6 +46,9 @@ public class IcebergSinkConnector extends SinkConnector {
     if (!SourceIsolation.setInConnector(props)) {
       LOG.warn(SourceIsolation.unsetWarning());
     }
+    ClearTextSecrets credentials = ClearTextSecrets.of(props, WorkerKafka.ofThisProcess());
+    credentials.warning().ifPresent(LOG::warn);
+    credentials.note().ifPresent(LOG::info);
     this.props = Map.copyOf(props);
     LOG.info(
         "Starting Floe {} sink connector: tables={}, dynamic={}, catalog={}",
