@@ -28,7 +28,19 @@ import org.slf4j.LoggerFactory;
 public class IcebergSinkConnector extends SinkConnector {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkConnector.class);
 
+  private final WorkerKafka worker;
   private Map<String, String> props;
+
+  public IcebergSinkConnector() {
+    this(WorkerKafka.ofThisProcess());
+  }
+
+  /**
+   * @param worker what Floe can learn of the Connect worker it runs in
+   */
+  IcebergSinkConnector(WorkerKafka worker) {
+    this.worker = worker;
+  }
 
   @Override
   public String version() {
@@ -46,7 +58,7 @@ public class IcebergSinkConnector extends SinkConnector {
     if (!SourceIsolation.setInConnector(props)) {
       LOG.warn(SourceIsolation.unsetWarning());
     }
-    ClearTextSecrets credentials = ClearTextSecrets.of(props, WorkerKafka.ofThisProcess());
+    ClearTextSecrets credentials = ClearTextSecrets.of(props, worker);
     credentials.warning().ifPresent(LOG::warn);
     credentials.note().ifPresent(LOG::info);
     this.props = Map.copyOf(props);

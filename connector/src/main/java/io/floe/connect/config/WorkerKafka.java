@@ -57,7 +57,8 @@ public final class WorkerKafka {
    * @param systemProperties the JVM's system properties
    * @param environment the process environment
    */
-  WorkerKafka(Function<String, String> systemProperties, Function<String, String> environment) {
+  public WorkerKafka(
+      Function<String, String> systemProperties, Function<String, String> environment) {
     this.systemProperties = systemProperties;
     this.environment = environment;
   }

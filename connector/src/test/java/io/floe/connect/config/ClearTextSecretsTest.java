@@ -7,7 +7,6 @@ package io.floe.connect.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +28,7 @@ class ClearTextSecretsTest {
   @TempDir Path dir;
 
   private WorkerKafka workerWith(String properties) throws IOException {
-    Path file = Files.writeString(dir.resolve("worker.properties"), properties);
-    return new WorkerKafka(
-        Map.of("sun.java.command", "org.apache.kafka.connect.cli.ConnectDistributed " + file)::get,
-        key -> null);
+    return WorkerFiles.distributedWorker(dir, properties);
   }
 
   @Test
