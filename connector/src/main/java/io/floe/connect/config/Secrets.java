@@ -56,9 +56,7 @@ public final class Secrets {
           "authorization",
           "keystore.key",
           "sse.key",
-          "account.key",
-          "shared-key",
-          "sas-key");
+          "account.key");
 
   /** Endings of names that speak of a secret without holding one. */
   private static final List<String> SETTING_SUFFIXES =

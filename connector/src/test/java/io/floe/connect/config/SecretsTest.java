@@ -74,7 +74,8 @@ class SecretsTest {
         "iceberg.kafka.ssl.keystore.type",
         "iceberg.kafka.sasl.oauthbearer.token.endpoint.url",
         "iceberg.kafka.sasl.login.callback.handler.class",
-        "iceberg.catalog.s3.sse.type"
+        "iceberg.catalog.s3.sse.type",
+        "iceberg.catalog.adls.auth.shared-key.account.name"
       })
   void ordinaryKeysAreNotSecrets(String key) {
     assertThat(Secrets.isSecretKey(key)).isFalse();
