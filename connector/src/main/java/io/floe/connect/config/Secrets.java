@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.common.config.types.Password;
@@ -81,6 +82,9 @@ public final class Secrets {
           ".source",
           ".algorithm");
 
+  /** The password of a URL's user info: {@code scheme://user:password@}. */
+  private static final Pattern URL_PASSWORD = Pattern.compile("://[^/@:\\s]+:([^/@\\s]+)@");
+
   private final List<String> values;
 
   private Secrets(List<String> values) {
@@ -94,6 +98,8 @@ public final class Secrets {
         (key, value) -> {
           if (holdsSecret(key, value)) {
             values.add(value);
+          } else if (value != null) {
+            urlPasswords(value).stream().filter(p -> p.length() >= MIN_LENGTH).forEach(values::add);
           }
         });
     // longest first, so a secret that contains another is masked whole
@@ -127,10 +133,24 @@ public final class Secrets {
         && !value.chars().allMatch(Character::isDigit);
   }
 
-  /** The keys of {@code props} that hold a secret value, sorted. */
+  /**
+   * The passwords in the user info of the URLs in {@code value} ({@code
+   * scheme://user:password@host}, as a registry or JDBC URL may carry).
+   */
+  static List<String> urlPasswords(String value) {
+    return URL_PASSWORD.matcher(value).results().map(m -> m.group(1)).toList();
+  }
+
+  /**
+   * The keys of {@code props} that hold a secret value, by their name or as the password of a URL,
+   * sorted.
+   */
   public static List<String> keysHoldingSecrets(Map<String, String> props) {
     return props.entrySet().stream()
-        .filter(e -> holdsSecret(e.getKey(), e.getValue()))
+        .filter(
+            e ->
+                holdsSecret(e.getKey(), e.getValue())
+                    || (e.getValue() != null && !urlPasswords(e.getValue()).isEmpty()))
         .map(Map.Entry::getKey)
         .sorted()
         .toList();

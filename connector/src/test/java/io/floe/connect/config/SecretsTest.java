@@ -117,6 +117,20 @@ class SecretsTest {
   }
 
   @Test
+  void thePasswordOfAUrlIsASecretAndNamesItsKey() {
+    Map<String, String> props =
+        Map.of(
+            "value.converter.schema.registry.url",
+            "https://reader:" + CANARY + "@registry:8081,https://backup:8081",
+            "iceberg.catalog.uri",
+            "http://catalog:8181");
+    assertThat(Secrets.keysHoldingSecrets(props))
+        .containsExactly("value.converter.schema.registry.url");
+    assertThat(Secrets.of(props).mask("401 from https://reader:" + CANARY + "@registry:8081"))
+        .isEqualTo("401 from https://reader:[hidden]@registry:8081");
+  }
+
+  @Test
   void hidesSecretsInAValidateAnswerOnPassThroughKeysAndInAnyKeysErrors() {
     Map<String, String> props =
         Map.of(
