@@ -4,11 +4,13 @@
  */
 package io.floe.connect;
 
+import io.floe.connect.config.ClearTextSecrets;
 import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.ConnectKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.SourceConsumer;
 import io.floe.connect.config.SourceIsolation;
+import io.floe.connect.config.WorkerKafka;
 import io.floe.connect.version.FloeVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +28,19 @@ import org.slf4j.LoggerFactory;
 public class IcebergSinkConnector extends SinkConnector {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkConnector.class);
 
+  private final WorkerKafka worker;
   private Map<String, String> props;
+
+  public IcebergSinkConnector() {
+    this(WorkerKafka.ofThisProcess());
+  }
+
+  /**
+   * @param worker what Floe can learn of the Connect worker it runs in
+   */
+  IcebergSinkConnector(WorkerKafka worker) {
+    this.worker = worker;
+  }
 
   @Override
   public String version() {
@@ -44,6 +58,9 @@ public class IcebergSinkConnector extends SinkConnector {
     if (!SourceIsolation.setInConnector(props)) {
       LOG.warn(SourceIsolation.unsetWarning());
     }
+    ClearTextSecrets credentials = ClearTextSecrets.of(props, worker);
+    credentials.warning().ifPresent(LOG::warn);
+    credentials.note().ifPresent(LOG::info);
     this.props = Map.copyOf(props);
     LOG.info(
         "Starting Floe {} sink connector: tables={}, dynamic={}, catalog={}",

@@ -14,6 +14,7 @@ import io.floe.it.stack.PostgresServer;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import io.floe.it.stack.Services;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -57,12 +58,19 @@ class CatalogDeploymentIT {
   }
 
   @Test
-  void restCatalogOnS3ExampleRunsAgainstRealServices() {
+  void restCatalogOnS3ExampleRunsAgainstRealServices() throws Exception {
     try (RestCatalogServer rest = RestCatalogServer.withS3Warehouse(s3, "lakehouse")) {
       Map<String, String> config = withCatalog("rest-catalog-s3.json", rest.clientProperties());
       broker.createTopic(config.get("topics"), 2);
       worker.rest().putConnector(config.get("name"), config);
       worker.rest().awaitRunning(config.get("name"), 2, RUNNING_TIMEOUT);
+      // this worker defines no config provider: the S3 keys can only be in clear text
+      assertThat(Files.readString(worker.log()))
+          .contains(
+              "WARN Credentials given in clear text in iceberg.catalog.s3.access-key-id,"
+                  + " iceberg.catalog.s3.secret-access-key: the Connect worker defines no config"
+                  + " provider")
+          .doesNotContain(S3ProxyServer.SECRET_KEY);
       worker.rest().deleteConnector(config.get("name"));
     }
   }

@@ -63,7 +63,7 @@ public final class CatalogLoader {
         LOG.info("Loaded Iceberg catalog '{}' ({})", config.catalogName(), description);
         return catalog;
       } catch (RuntimeException e) {
-        String cause = rootCauseMessage(e);
+        String cause = config.secrets().mask(rootCauseMessage(e));
         if (attempt >= retry.attempts()) {
           String message =
               String.format(

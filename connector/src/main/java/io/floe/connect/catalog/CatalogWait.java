@@ -83,7 +83,7 @@ public final class CatalogWait {
           config.catalogName(),
           waited / 1000,
           timeout.toSeconds(),
-          CatalogLoader.rootCauseMessage(e),
+          config.secrets().mask(CatalogLoader.rootCauseMessage(e)),
           backoff.toMillis());
       return Optional.empty();
     }

@@ -16,7 +16,8 @@ import org.apache.kafka.common.config.ConfigValue;
 /**
  * Rules that span several keys, as the connector's {@code validate} applies them. Each key group
  * owns its rules; this runs them in turn. Each error is attached to the key the user has to change,
- * so the Connect REST {@code /config/validate} answer points at the right field.
+ * so the Connect REST {@code /config/validate} answer points at the right field. Last, the answer's
+ * secrets are hidden ({@link Secrets#hideIn}).
  */
 public final class ConfigValidation {
 
@@ -44,6 +45,7 @@ public final class ConfigValidation {
     KafkaKeys.check(values, props, worker);
     ConnectKeys.check(values, props);
     UnknownKeys.check(values, props);
+    Secrets.hideIn(values.values(), props);
     return new Config(new ArrayList<>(values.values()));
   }
 

@@ -5,19 +5,25 @@
 package io.floe.connect.config;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * The secret values of a connector's configuration, and the means to keep them out of what Floe
- * logs or throws. Secret-bearing keys are the {@code PASSWORD} keys of Floe's {@code ConfigDef} and
- * every key, pass-through ones included, whose name says it holds a secret (password, secret,
- * token, credential, access key, JAAS configuration, user info).
+ * logs, throws or answers. Secret-bearing keys are the {@code PASSWORD} keys of Floe's {@code
+ * ConfigDef} and every key, pass-through ones included, whose name says it holds a secret
+ * (password, secret, token, credential, access key, private key, JAAS configuration, user info,
+ * authorization header), unless its name says it holds a setting about one (a flag, a duration, a
+ * class, a provider, an endpoint).
  *
  * <p>Exceptions from libraries (catalog clients, JDBC drivers, HTTP clients) sometimes quote a URL
  * or a property value; {@link #guard} replaces such an exception by one whose messages have the
@@ -47,7 +53,37 @@ public final class Secrets {
           "userinfo",
           "api-key",
           "api.key",
-          "apikey");
+          "apikey",
+          "authorization",
+          "keystore.key",
+          "sse.key",
+          "account.key");
+
+  /** Endings of names that speak of a secret without holding one. */
+  private static final List<String> SETTING_SUFFIXES =
+      List.of(
+          "enabled",
+          "-ms",
+          ".ms",
+          "-provider",
+          ".provider",
+          "-type",
+          ".type",
+          ".class",
+          "-impl",
+          ".url",
+          "-url",
+          ".uri",
+          "-uri",
+          "endpoint",
+          ".location",
+          ".path",
+          ".mechanism",
+          ".source",
+          ".algorithm");
+
+  /** The password of a URL's user info: {@code scheme://user:password@}. */
+  private static final Pattern URL_PASSWORD = Pattern.compile("://[^/@:\\s]+:([^/@\\s]+)@");
 
   private final List<String> values;
 
@@ -60,13 +96,10 @@ public final class Secrets {
     List<String> values = new ArrayList<>();
     props.forEach(
         (key, value) -> {
-          if (value != null
-              && value.length() >= MIN_LENGTH
-              && isSecretKey(key)
-              && !value.equalsIgnoreCase("true")
-              && !value.equalsIgnoreCase("false")
-              && !value.chars().allMatch(Character::isDigit)) {
+          if (holdsSecret(key, value)) {
             values.add(value);
+          } else if (value != null) {
+            urlPasswords(value).stream().filter(p -> p.length() >= MIN_LENGTH).forEach(values::add);
           }
         });
     // longest first, so a secret that contains another is masked whole
@@ -81,12 +114,63 @@ public final class Secrets {
       return true;
     }
     String lower = key.toLowerCase(Locale.ROOT);
-    for (String part : SECRET_NAME_PARTS) {
-      if (lower.contains(part)) {
-        return true;
-      }
+    if (SETTING_SUFFIXES.stream().anyMatch(lower::endsWith)) {
+      return false;
     }
-    return false;
+    return SECRET_NAME_PARTS.stream().anyMatch(lower::contains);
+  }
+
+  /**
+   * Whether {@code key} holds a secret and {@code value} looks like one: long enough, and neither a
+   * flag nor a number.
+   */
+  static boolean holdsSecret(String key, String value) {
+    return value != null
+        && value.strip().length() >= MIN_LENGTH
+        && isSecretKey(key)
+        && !value.equalsIgnoreCase("true")
+        && !value.equalsIgnoreCase("false")
+        && !value.chars().allMatch(Character::isDigit);
+  }
+
+  /**
+   * The passwords in the user info of the URLs in {@code value} ({@code
+   * scheme://user:password@host}, as a registry or JDBC URL may carry).
+   */
+  static List<String> urlPasswords(String value) {
+    return URL_PASSWORD.matcher(value).results().map(m -> m.group(1)).toList();
+  }
+
+  /**
+   * The keys of {@code props} that hold a secret value, by their name or as the password of a URL,
+   * sorted.
+   */
+  public static List<String> keysHoldingSecrets(Map<String, String> props) {
+    return props.entrySet().stream()
+        .filter(
+            e ->
+                holdsSecret(e.getKey(), e.getValue())
+                    || (e.getValue() != null && !urlPasswords(e.getValue()).isEmpty()))
+        .map(Map.Entry::getKey)
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * Hides secrets in a {@code /config/validate} answer before Connect renders it: the value of
+   * every secret-bearing key becomes a {@link Password} (shown as {@code [hidden]}), pass-through
+   * keys included, and every secret value quoted in any key's error messages is masked. Connect
+   * itself hides only {@code PASSWORD} keys and the values that came through a config provider, and
+   * only on the key they belong to.
+   */
+  public static void hideIn(Collection<ConfigValue> values, Map<String, String> props) {
+    Secrets secrets = of(props);
+    for (ConfigValue value : values) {
+      if (value.value() instanceof String text && isSecretKey(value.name())) {
+        value.value(new Password(text));
+      }
+      value.errorMessages().replaceAll(secrets::mask); // Kafka's own, mutable list
+    }
   }
 
   /** A copy of {@code props} with every secret-bearing value replaced by {@link #MASK}. */

@@ -9,6 +9,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,9 +19,10 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * The Kafka client settings of the Connect worker Floe runs in, for the control-topic clients when
- * {@code iceberg.kafka.bootstrap.servers} is not set: the control topic and the offset commits
- * belong on the cluster that holds the connector's consumer group, which is the worker's own.
+ * What Floe can learn of the Connect worker it runs in: its config providers, and its Kafka client
+ * settings, for the control-topic clients when {@code iceberg.kafka.bootstrap.servers} is not set:
+ * the control topic and the offset commits belong on the cluster that holds the connector's
+ * consumer group, which is the worker's own.
  *
  * <p>Connect does not show a plugin its worker's settings, so they are looked for where workers are
  * started from, in this order:
@@ -55,7 +57,8 @@ public final class WorkerKafka {
    * @param systemProperties the JVM's system properties
    * @param environment the process environment
    */
-  WorkerKafka(Function<String, String> systemProperties, Function<String, String> environment) {
+  public WorkerKafka(
+      Function<String, String> systemProperties, Function<String, String> environment) {
     this.systemProperties = systemProperties;
     this.environment = environment;
   }
@@ -85,7 +88,31 @@ public final class WorkerKafka {
     return fromFile.isPresent() ? fromFile : fromEnvironment();
   }
 
-  private Optional<Found> fromWorkerFile() {
+  /**
+   * The names of the config providers the worker defines ({@code config.providers}), when its
+   * configuration can be found: in the worker properties file, or in Confluent's image environment
+   * ({@code CONNECT_CONFIG_PROVIDERS}). Empty when the worker's configuration cannot be found.
+   */
+  public Optional<List<String>> configProviders() {
+    Optional<WorkerFile> file = workerFile();
+    if (file.isPresent()) {
+      return Optional.of(names(file.get().properties().getProperty("config.providers")));
+    }
+    if (environment.apply("CONNECT_BOOTSTRAP_SERVERS") != null) {
+      return Optional.of(names(environment.apply("CONNECT_CONFIG_PROVIDERS")));
+    }
+    return Optional.empty();
+  }
+
+  private static List<String> names(String list) {
+    return list == null || list.isBlank()
+        ? List.of()
+        : Arrays.stream(list.split(",")).map(String::strip).filter(n -> !n.isEmpty()).toList();
+  }
+
+  private record WorkerFile(Path path, Properties properties) {}
+
+  private Optional<WorkerFile> workerFile() {
     String command = systemProperties.apply("sun.java.command");
     if (command == null) {
       return Optional.empty();
@@ -101,13 +128,22 @@ public final class WorkerKafka {
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
+    return Optional.of(new WorkerFile(file, properties));
+  }
+
+  private Optional<Found> fromWorkerFile() {
+    Optional<WorkerFile> file = workerFile();
+    if (file.isEmpty()) {
+      return Optional.empty();
+    }
+    Properties properties = file.get().properties();
     Map<String, String> client = new TreeMap<>();
     for (String key : properties.stringPropertyNames()) {
       if (isClientSetting(key)) {
         putResolved(client, key, properties.getProperty(key));
       }
     }
-    return found("worker properties file " + file, client);
+    return found("worker properties file " + file.get().path(), client);
   }
 
   private Optional<Found> fromEnvironment() {

@@ -7,6 +7,7 @@ package io.floe.connect.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.LogCapture;
 import io.floe.connect.config.FloeSinkConfig;
 import java.io.Closeable;
 import java.io.IOException;
@@ -43,6 +44,16 @@ class CatalogLoaderTest {
     }
   }
 
+  /** A catalog whose client quotes its password when it cannot connect, as some drivers do. */
+  public static class QuotingCatalog extends InMemoryCatalog {
+    @Override
+    public void initialize(String name, Map<String, String> properties) {
+      throw new IllegalStateException(
+          "wrapper",
+          new IOException("login refused for password " + properties.get("jdbc.password")));
+    }
+  }
+
   private static FloeSinkConfig config(Map<String, String> extra) {
     Map<String, String> props = new java.util.HashMap<>(extra);
     props.put("iceberg.tables", "db.t");
@@ -62,6 +73,31 @@ class CatalogLoaderTest {
     assertThat(catalog).isInstanceOf(FlakyCatalog.class);
     assertThat(sleeps)
         .containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300));
+  }
+
+  @Test
+  void aSecretQuotedByTheCatalogClientIsMaskedInTheRetryWarningsAndTheFailure() {
+    String canary = "canary-9c0e51d3";
+    CatalogLoader loader =
+        new CatalogLoader(
+            new CatalogLoader.RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)), d -> {});
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.catalog.catalog-impl",
+                QuotingCatalog.class.getName(),
+                "iceberg.catalog.jdbc.password",
+                canary));
+    try (LogCapture logs = LogCapture.of(CatalogLoader.class)) {
+      assertThatThrownBy(() -> loader.load(config))
+          .hasMessageContaining("login refused for password [hidden]")
+          .hasMessageNotContaining(canary);
+      assertThat(logs.at("WARN"))
+          .singleElement()
+          .asString()
+          .contains("login refused for password [hidden]")
+          .doesNotContain(canary);
+    }
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
@@ -344,5 +345,41 @@ class ConfigValidationTest {
     config.put("consumer.override.enable.auto.commit", "false");
     config.put("consumer.override.auto.offset.reset", "earliest");
     assertThat(errors(config)).isEmpty();
+  }
+
+  /**
+   * A validate answer as Connect renders it: each value through {@code ConfigDef.convertToString}
+   * with its key's type (none for a key outside the ConfigDef), and its error messages.
+   */
+  private static String rendered(Config config) {
+    return config.configValues().stream()
+        .map(
+            v -> {
+              var key = FloeSinkConfig.CONFIG_DEF.configKeys().get(v.name());
+              return v.name()
+                  + "="
+                  + ConfigDef.convertToString(v.value(), key == null ? null : key.type)
+                  + " "
+                  + v.errorMessages();
+            })
+        .collect(Collectors.joining("\n"));
+  }
+
+  @Test
+  void theValidateAnswerQuotesNoSecretOfAPassThroughKeyEvenInAnError() {
+    String canary = "canary-0b9d44e1";
+    Map<String, String> config = valid();
+    config.put("iceberg.catalog.jdbc.password", canary);
+    config.put("iceberg.catalog.s3.secret-access-key", canary + "-s3");
+    config.put("iceberg.kafka.ssl.key.password", canary + "-key");
+    config.put("iceberg.kafka.sasl.jaas.config", "NoModule required password=\"" + canary + "\";");
+    config.put("value.converter.basic.auth.user.info", "user:" + canary);
+    config.put("iceberg.catalgo.password", canary); // a typo, reported as an unknown key
+
+    Config result = new IcebergSinkConnector().validate(config);
+
+    assertThat(errors(config))
+        .containsKeys("iceberg.kafka.sasl.jaas.config", "iceberg.catalgo.password");
+    assertThat(rendered(result)).doesNotContain(canary);
   }
 }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.eos.TableOracle;
 import io.floe.it.stack.ConfigExamples;
+import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -155,22 +157,35 @@ class BadRecordsIT {
     broker.createTopic(topic, 1);
     Map<String, String> config = connector(topic, dlq);
     String placeholder = "${file:" + secretsFile + ":canary}";
-    for (String key :
+    List<String> secretKeys =
         List.of(
             "iceberg.catalog.credential",
+            "iceberg.catalog.jdbc.password",
             "iceberg.catalog.s3.access-key-id",
             "iceberg.catalog.s3.secret-access-key",
-            "iceberg.catalog.jdbc.password",
             "iceberg.kafka.ssl.key.password",
             "iceberg.kafka.ssl.truststore.password",
-            "value.converter.basic.auth.user.info")) {
+            "value.converter.basic.auth.user.info");
+    Map<String, String> clearText = new LinkedHashMap<>(config);
+    for (String key : secretKeys) {
       config.put(key, placeholder);
+      clearText.put(key, CANARY);
     }
+    clearText.put(
+        "iceberg.kafka.sasl.jaas.config", "NoSuchModule required password=\"" + CANARY + "\";");
     config.put("iceberg.control.commit.retry-timeout-ms", "3000");
     assertThat(worker.rest().validate(config.get("connector.class"), config).toString())
         .doesNotContain(CANARY);
+    // in clear text, pass-through keys are no PASSWORD keys Connect would hide: Floe hides them
+    JsonNode clearAnswer = worker.rest().validate(config.get("connector.class"), clearText);
+    assertThat(ConnectRest.errorsByKey(clearAnswer)).containsKey("iceberg.kafka.sasl.jaas.config");
+    assertThat(clearAnswer.toString()).doesNotContain(CANARY);
     worker.rest().putConnector(topic, config);
     worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
+    // the worker defines a config provider, so Floe cannot tell references from clear text
+    assertThat(Files.readString(worker.log()))
+        .contains("Credential-bearing keys set: " + String.join(", ", secretKeys) + ".")
+        .doesNotContain("Credentials given in clear text");
     for (int id = 0; id < 50; id++) {
       send(topic, "{\"id\":" + id + ",\"kind\":\"order\",\"qty\":" + id + "}");
     }

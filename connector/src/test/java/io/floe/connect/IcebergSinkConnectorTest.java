@@ -1,0 +1,81 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.connect.config.WorkerFiles;
+import io.floe.connect.config.WorkerKafka;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IcebergSinkConnectorTest {
+  private static final String CANARY = "canary-a41f9e27";
+
+  @TempDir Path dir;
+
+  private WorkerKafka workerWith(String properties) throws IOException {
+    return WorkerFiles.distributedWorker(dir, properties);
+  }
+
+  private static Map<String, String> withCredentials() {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "orders");
+    props.put("topics", "orders");
+    props.put("iceberg.tables", "db.orders");
+    props.put("iceberg.catalog.type", "rest");
+    props.put("iceberg.catalog.uri", "http://catalog");
+    props.put("iceberg.kafka.bootstrap.servers", "broker:9092");
+    props.put("iceberg.catalog.credential", "client:" + CANARY);
+    props.put("iceberg.catalog.s3.secret-access-key", CANARY);
+    props.put("iceberg.kafka.ssl.key.password", CANARY + "-key");
+    props.put("iceberg.catalog.token-refresh-enabled", "true");
+    return props;
+  }
+
+  private static List<String> startLogs(WorkerKafka worker, Map<String, String> props) {
+    IcebergSinkConnector connector = new IcebergSinkConnector(worker);
+    try (LogCapture logs = LogCapture.of(IcebergSinkConnector.class)) {
+      connector.start(props);
+      connector.stop();
+      return logs.lines();
+    }
+  }
+
+  @Test
+  void logsOneWarningNamingEachClearTextCredentialKeyButNoValue() throws IOException {
+    List<String> lines =
+        startLogs(workerWith("bootstrap.servers=broker:9092\n"), withCredentials());
+
+    assertThat(lines.stream().filter(l -> l.startsWith("WARN Credentials")))
+        .singleElement()
+        .asString()
+        .contains(
+            "iceberg.catalog.credential, iceberg.catalog.s3.secret-access-key,"
+                + " iceberg.kafka.ssl.key.password:")
+        .doesNotContain("token-refresh-enabled");
+    assertThat(String.join("\n", lines)).doesNotContain(CANARY);
+  }
+
+  @Test
+  void onlyNotesTheCredentialKeysWhenTheWorkerHasAConfigProvider() throws IOException {
+    List<String> lines =
+        startLogs(
+            workerWith("bootstrap.servers=broker:9092\nconfig.providers=file\n"),
+            withCredentials());
+
+    assertThat(lines).noneMatch(l -> l.startsWith("WARN Credential"));
+    assertThat(lines.stream().filter(l -> l.startsWith("INFO Credential-bearing keys set:")))
+        .singleElement()
+        .asString()
+        .contains("cannot tell", "the worker defines file");
+    assertThat(String.join("\n", lines)).doesNotContain(CANARY);
+  }
+}
