@@ -11,8 +11,8 @@ work="$PWD/quickstart-work"
 # the Kafka distributions the stack starts from, and the integration tests' classes (the stack and
 # the quickstart's main class); no tests, no checks. The integration-tests module writes where
 # Maven resolved the zip (target/plugin-zip.path) and its class path (target/quickstart.classpath).
-echo "Building the plugin zip and the quickstart (mvn -Pquick,quickstart -pl integration-tests -am package) ..."
-mvn -B -q -Pquick,quickstart -pl integration-tests -am package
+echo "Building the plugin zip and the quickstart (mvn -Pquick,quickstart -Dfloe.quickstart -pl integration-tests -am package) ..."
+mvn -B -q -Pquick,quickstart -Dfloe.quickstart -pl integration-tests -am package
 
 exec java -Xmx1g \
   -Dfloe.plugin.zip="$(cat integration-tests/target/plugin-zip.path)" \
