@@ -92,8 +92,8 @@ public final class CatalogWait {
   /** How long to pause before the next attempt; doubles with each call, up to a cap. */
   public Duration nextBackoff() {
     Duration next = backoff;
-    backoff =
-        backoff.multipliedBy(2).compareTo(MAX_BACKOFF) <= 0 ? backoff.multipliedBy(2) : MAX_BACKOFF;
+    Duration doubled = backoff.multipliedBy(2);
+    backoff = doubled.compareTo(MAX_BACKOFF) <= 0 ? doubled : MAX_BACKOFF;
     return next;
   }
 }

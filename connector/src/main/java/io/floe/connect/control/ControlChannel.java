@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -97,23 +98,21 @@ public final class ControlChannel implements AutoCloseable {
       String role,
       String id,
       String sender) {
-    Producer<byte[], byte[]> producer =
-        initialised(clients, topic, transactionalId, "floe-" + role + "-" + id);
-    Consumer<byte[], byte[]> consumer = clients.consumer(null, "floe-" + role + "-control-" + id);
-    try {
-      consumer.assign(topic.partitions());
-      consumer.seekToEnd(topic.partitions());
-      for (TopicPartition partition : topic.partitions()) {
-        consumer.position(partition); // resolve now, not at the first poll
-      }
-    } catch (AuthorizationException e) {
-      closeQuietly(consumer, producer);
-      throw MissingAcl.explain(e, MissingAcl.TopicUse.READ, topic.name(), null);
-    } catch (RuntimeException e) {
-      closeQuietly(consumer, producer);
-      throw e;
-    }
-    return new ControlChannel(topic, transactionalId, sender, producer, consumer, Map.of());
+    return open(
+        clients,
+        topic,
+        transactionalId,
+        role,
+        id,
+        null,
+        sender,
+        consumer -> {
+          consumer.seekToEnd(topic.partitions());
+          for (TopicPartition partition : topic.partitions()) {
+            consumer.position(partition); // resolve now, not at the first poll
+          }
+          return Map.of();
+        });
   }
 
   /**
@@ -128,24 +127,53 @@ public final class ControlChannel implements AutoCloseable {
       String id,
       String groupId,
       String sender) {
+    return open(
+        clients,
+        topic,
+        transactionalId,
+        role,
+        id,
+        groupId,
+        sender,
+        consumer -> {
+          Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+          Map<TopicPartition, OffsetAndMetadata> offsets =
+              consumer.committed(Set.copyOf(topic.partitions()));
+          for (TopicPartition partition : topic.partitions()) {
+            OffsetAndMetadata offset = offsets.get(partition);
+            if (offset == null) {
+              consumer.seekToBeginning(List.of(partition));
+            } else {
+              consumer.seek(partition, offset.offset());
+              committed.put(partition, offset);
+            }
+          }
+          return committed;
+        });
+  }
+
+  /**
+   * Opens the clients and assigns every control partition to the consumer.
+   *
+   * @param position places the consumer; returns the committed offsets it started from
+   */
+  private static ControlChannel open(
+      KafkaClients clients,
+      ControlTopic topic,
+      String transactionalId,
+      String role,
+      String id,
+      String groupId,
+      String sender,
+      Function<Consumer<byte[], byte[]>, Map<TopicPartition, OffsetAndMetadata>> position) {
     Producer<byte[], byte[]> producer =
         initialised(clients, topic, transactionalId, "floe-" + role + "-" + id);
     Consumer<byte[], byte[]> consumer =
         clients.consumer(groupId, "floe-" + role + "-control-" + id);
-    Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+    Map<TopicPartition, OffsetAndMetadata> startedFrom;
     try {
       consumer.assign(topic.partitions());
-      Map<TopicPartition, OffsetAndMetadata> offsets =
-          consumer.committed(Set.copyOf(topic.partitions()));
-      for (TopicPartition partition : topic.partitions()) {
-        OffsetAndMetadata offset = offsets.get(partition);
-        if (offset == null) {
-          consumer.seekToBeginning(List.of(partition));
-        } else {
-          consumer.seek(partition, offset.offset());
-          committed.put(partition, offset);
-        }
-      }
+      startedFrom = position.apply(consumer);
     } catch (AuthorizationException e) {
       closeQuietly(consumer, producer);
       throw MissingAcl.explain(e, MissingAcl.TopicUse.READ, topic.name(), null);
@@ -153,7 +181,7 @@ public final class ControlChannel implements AutoCloseable {
       closeQuietly(consumer, producer);
       throw e;
     }
-    return new ControlChannel(topic, transactionalId, sender, producer, consumer, committed);
+    return new ControlChannel(topic, transactionalId, sender, producer, consumer, startedFrom);
   }
 
   private static Producer<byte[], byte[]> initialised(
