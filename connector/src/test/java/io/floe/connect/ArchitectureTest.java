@@ -39,6 +39,7 @@ class ArchitectureTest {
     ARROWS.put("metrics", Set.of());
     ARROWS.put("convert", Set.of());
     ARROWS.put("control", Set.of());
+    ARROWS.put("cdc", Set.of());
     ARROWS.put("avro", Set.of("version"));
     ARROWS.put("config", Set.of("convert"));
     ARROWS.put("catalog", Set.of("config"));

@@ -1,0 +1,180 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.cdc;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * The key of a row: its key columns' names and values; an immutable value, usable as a map key.
+ *
+ * <p>Values are normalised so that the same key read from different records is equal: every integer
+ * is a {@code Long}, every float a {@code Double}, a {@code BigDecimal} has no trailing zeros
+ * ({@code 1.50} equals {@code 1.5}), bytes ({@code byte[]} or {@code ByteBuffer}) compare by
+ * content, a {@code java.util.Date} is an {@code Instant}, and a struct is the list of its field
+ * values (its schema's name, version and doc do not count). So a key column widened from int to
+ * long, or a key struct of another schema version, still finds its row. Strings, booleans and other
+ * values are kept as they are.
+ *
+ * <p>{@link #toString()} names the columns only: key values are data and may be personal.
+ */
+public final class RowKey {
+  private final List<String> columns;
+  private final List<Object> values;
+  private final int hash;
+
+  private RowKey(List<String> columns, List<Object> values) {
+    this.columns = columns;
+    this.values = values;
+    this.hash = 31 * columns.hashCode() + values.hashCode();
+  }
+
+  /**
+   * The key with these columns and values.
+   *
+   * @param columns the key columns' full names (dotted for a field of a struct); an immutable list
+   *     is kept as it is, so the keys of one table share one list
+   * @param values the columns' values in the same order, none null
+   * @throws IllegalArgumentException if the sizes differ or a value is null
+   */
+  public static RowKey of(List<String> columns, List<?> values) {
+    if (columns.size() != values.size() || columns.isEmpty()) {
+      throw new IllegalArgumentException(
+          "a key needs one value per column, and at least one column: "
+              + columns.size()
+              + " columns, "
+              + values.size()
+              + " values");
+    }
+    Object[] normalised = new Object[values.size()];
+    for (int i = 0; i < normalised.length; i++) {
+      Object value = values.get(i);
+      if (value == null) {
+        throw new IllegalArgumentException("key column '" + columns.get(i) + "' is null");
+      }
+      normalised[i] = normalise(value);
+    }
+    return new RowKey(List.copyOf(columns), List.of(normalised));
+  }
+
+  /** The key columns' full names. */
+  public List<String> columns() {
+    return columns;
+  }
+
+  /** How many columns the key has. */
+  public int size() {
+    return values.size();
+  }
+
+  /**
+   * The normalised value of column {@code index} (see the class comment); bytes come back as a new
+   * read-only {@code ByteBuffer}.
+   */
+  public Object value(int index) {
+    Object value = values.get(index);
+    return value instanceof Bytes bytes ? bytes.buffer() : value;
+  }
+
+  static Object normalise(Object value) {
+    if (value instanceof Byte || value instanceof Short || value instanceof Integer) {
+      return ((Number) value).longValue();
+    }
+    if (value instanceof Float f) {
+      return f.doubleValue();
+    }
+    if (value instanceof BigDecimal decimal) {
+      return decimal.stripTrailingZeros();
+    }
+    if (value instanceof byte[] bytes) {
+      return new Bytes(bytes.clone());
+    }
+    if (value instanceof ByteBuffer buffer) {
+      ByteBuffer copy = buffer.duplicate();
+      byte[] bytes = new byte[copy.remaining()];
+      copy.get(bytes);
+      return new Bytes(bytes);
+    }
+    if (value instanceof Date date) {
+      return date.toInstant();
+    }
+    if (value instanceof Struct struct) {
+      List<Object> fields = new ArrayList<>(struct.schema().fields().size());
+      for (Field field : struct.schema().fields()) {
+        Object child = struct.getWithoutDefault(field.name());
+        fields.add(child == null ? null : normalise(child));
+      }
+      return Collections.unmodifiableList(fields);
+    }
+    if (value instanceof List<?> list) {
+      List<Object> elements = new ArrayList<>(list.size());
+      list.forEach(element -> elements.add(element == null ? null : normalise(element)));
+      return Collections.unmodifiableList(elements);
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> entries = new HashMap<>();
+      map.forEach(
+          (k, v) -> entries.put(k == null ? null : normalise(k), v == null ? null : normalise(v)));
+      return Collections.unmodifiableMap(entries);
+    }
+    return value;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this
+        || o instanceof RowKey other
+            && hash == other.hash
+            && values.equals(other.values)
+            && columns.equals(other.columns);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return "RowKey" + columns;
+  }
+
+  /** Bytes compared by content; the array is never handed out. */
+  private static final class Bytes {
+    private final byte[] bytes;
+
+    Bytes(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    ByteBuffer buffer() {
+      return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Bytes other && Arrays.equals(bytes, other.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public String toString() {
+      return "bytes[" + bytes.length + "]";
+    }
+  }
+}
