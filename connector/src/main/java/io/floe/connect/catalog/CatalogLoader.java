@@ -6,12 +6,16 @@ package io.floe.connect.catalog;
 
 import io.floe.connect.config.FloeSinkConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -38,6 +42,9 @@ public final class CatalogLoader {
   public interface Sleeper {
     void sleep(Duration duration) throws InterruptedException;
   }
+
+  /** The FileIO a JDBC catalog uses when {@code io-impl} names none, as Iceberg's default. */
+  private static final String HADOOP_FILE_IO = "org.apache.iceberg.hadoop.HadoopFileIO";
 
   private final RetryPolicy retry;
   private final Sleeper sleeper;
@@ -122,9 +129,56 @@ public final class CatalogLoader {
     ClassLoader previous = thread.getContextClassLoader();
     thread.setContextClassLoader(CatalogLoader.class.getClassLoader());
     try {
-      return CatalogUtil.buildIcebergCatalog(name, props, new Configuration(false));
+      Configuration conf = new Configuration(false);
+      return isJdbc(props)
+          ? buildJdbc(name, props, conf)
+          : CatalogUtil.buildIcebergCatalog(name, props, conf);
     } finally {
       thread.setContextClassLoader(previous);
+    }
+  }
+
+  private static boolean isJdbc(Map<String, String> props) {
+    return CatalogUtil.ICEBERG_CATALOG_TYPE_JDBC.equalsIgnoreCase(
+            props.get(CatalogUtil.ICEBERG_CATALOG_TYPE))
+        || JdbcCatalog.class.getName().equals(props.get(CatalogProperties.CATALOG_IMPL));
+  }
+
+  /**
+   * A JDBC catalog, built as {@link CatalogUtil#buildIcebergCatalog} would, except that the FileIO
+   * it opens is kept: {@link JdbcCatalog#initialize} opens its FileIO before it connects to the
+   * database, and when the connection fails (wrong password, database down) nothing would close
+   * that FileIO. Each failed attempt would leave one behind (with its HTTP client for S3FileIO),
+   * and a catalog waited for is attempted many times.
+   */
+  private static Catalog buildJdbc(String name, Map<String, String> props, Configuration conf) {
+    List<FileIO> opened = new ArrayList<>();
+    JdbcCatalog catalog =
+        new JdbcCatalog(
+            properties -> {
+              FileIO io =
+                  CatalogUtil.loadFileIO(
+                      properties.getOrDefault(CatalogProperties.FILE_IO_IMPL, HADOOP_FILE_IO),
+                      properties,
+                      conf);
+              opened.add(io);
+              return io;
+            },
+            null,
+            true);
+    catalog.setConf(conf);
+    try {
+      catalog.initialize(name, props);
+      return catalog;
+    } catch (RuntimeException e) {
+      for (FileIO io : opened) {
+        try {
+          io.close();
+        } catch (RuntimeException closeFailure) {
+          e.addSuppressed(closeFailure);
+        }
+      }
+      throw e;
     }
   }
 

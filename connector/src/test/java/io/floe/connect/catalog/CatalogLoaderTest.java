@@ -54,6 +54,23 @@ class CatalogLoaderTest {
     }
   }
 
+  /** A FileIO that counts how many of its instances are open. */
+  public static class CountedFileIO extends org.apache.iceberg.inmemory.InMemoryFileIO {
+    static final AtomicInteger OPEN = new AtomicInteger();
+
+    @Override
+    public void initialize(Map<String, String> properties) {
+      super.initialize(properties);
+      OPEN.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+      OPEN.decrementAndGet();
+      super.close();
+    }
+  }
+
   private static FloeSinkConfig config(Map<String, String> extra) {
     Map<String, String> props = new java.util.HashMap<>(extra);
     props.put("iceberg.tables", "db.t");
@@ -149,6 +166,27 @@ class CatalogLoaderTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aJdbcCatalogThatCannotConnectLeavesNoFileIoOpen(@TempDir Path dir) {
+    CountedFileIO.OPEN.set(0);
+    CatalogLoader loader =
+        new CatalogLoader(
+            new CatalogLoader.RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1)), d -> {});
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.catalog.type",
+                "jdbc",
+                "iceberg.catalog.uri",
+                "jdbc:sqlite:" + dir.resolve("no-such-folder").resolve("catalog.db"),
+                "iceberg.catalog.io-impl",
+                CountedFileIO.class.getName(),
+                "iceberg.catalog.warehouse",
+                dir.resolve("warehouse").toString()));
+    assertThatThrownBy(() -> loader.load(config)).hasMessageContaining("after 3 attempts");
+    assertThat(CountedFileIO.OPEN).as("FileIOs left open by 3 failed attempts").hasValue(0);
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import org.apache.avro.Schema;
 
@@ -22,11 +23,22 @@ public final class RegistryClient {
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
   private final String baseUrl;
+  private final String authorization;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   public RegistryClient(String baseUrl) {
+    this(baseUrl, null);
+  }
+
+  /** A client that logs in with HTTP basic auth as {@code user:password}. */
+  public RegistryClient(String baseUrl, String userInfo) {
     this.baseUrl = baseUrl;
+    this.authorization =
+        userInfo == null
+            ? null
+            : "Basic "
+                + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
   }
 
   /** {@code POST /subjects/{subject}/versions}; returns the schema's global id. */
@@ -52,14 +64,17 @@ public final class RegistryClient {
     String encoded = URLEncoder.encode(subject, StandardCharsets.UTF_8);
     String path = subjectPath == null ? "/config/" + encoded : "/subjects/" + encoded + subjectPath;
     try {
-      HttpRequest request =
+      HttpRequest.Builder request =
           HttpRequest.newBuilder(URI.create(baseUrl + path))
               .timeout(Duration.ofSeconds(30))
               .header("Content-Type", CONTENT_TYPE)
               .header("Accept", CONTENT_TYPE)
-              .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(json)))
-              .build();
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+              .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(json)));
+      if (authorization != null) {
+        request.header("Authorization", authorization);
+      }
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(
             method + " " + path + " failed: " + response.statusCode() + " " + response.body());

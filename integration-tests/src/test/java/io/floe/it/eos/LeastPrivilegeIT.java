@@ -15,9 +15,7 @@ import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaSecurity;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -306,43 +304,11 @@ class LeastPrivilegeIT {
 
   /** Waits for the connector or its task to fail, naming the missing {@code grant}. */
   private void assertFailsNaming(String name, Grant grant, String how) throws Exception {
-    String failure = awaitFailure(name);
+    String failure = worker.rest().awaitFailure(name, FAIL_WITHIN);
     System.out.printf("%s %s: %s%n", how, grant, failure);
     assertThat(failure)
         .as("the failure of %s, %s %s", name, how, grant)
         .contains(grant.expected(name))
         .containsIgnoringCase("authoriz");
-  }
-
-  /** The trace of the failed connector or task; fails the test if neither fails in time. */
-  private String awaitFailure(String name) throws Exception {
-    Instant deadline = Instant.now().plus(FAIL_WITHIN);
-    JsonNode status = null;
-    while (Instant.now().isBefore(deadline)) {
-      ConnectRest.Response response =
-          worker.rest().send("GET", "/connectors/" + name + "/status", null);
-      if (response.ok()) {
-        status = response.body();
-        if ("FAILED".equals(status.path("connector").path("state").asText())) {
-          return status.path("connector").path("trace").asText();
-        }
-        for (JsonNode task : status.path("tasks")) {
-          if ("FAILED".equals(task.path("state").asText())) {
-            return task.path("trace").asText();
-          }
-        }
-      }
-      Thread.sleep(250);
-    }
-    String log = Files.readString(worker.log());
-    throw new AssertionError(
-        "Neither "
-            + name
-            + " nor its task FAILED in "
-            + FAIL_WITHIN
-            + ": "
-            + status
-            + "\nlast log lines:\n"
-            + log.substring(Math.max(0, log.length() - 6000)));
   }
 }

@@ -16,9 +16,9 @@ import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.StackDirs;
+import io.floe.it.stack.Surfaces;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,12 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -77,11 +74,7 @@ class BadRecordsIT {
             ConnectWorker.start(
                 broker,
                 PluginInstall.pluginPath(),
-                new ConnectWorker.Options()
-                    .workerProperty("config.providers", "file")
-                    .workerProperty(
-                        "config.providers.file.class",
-                        "org.apache.kafka.common.config.provider.FileConfigProvider")));
+                new ConnectWorker.Options().fileConfigProvider()));
     producer = services.own(broker.stringProducer());
   }
 
@@ -213,9 +206,9 @@ class BadRecordsIT {
     assertThat(worker.rest().send("GET", "/connectors/" + topic, null).body().toString())
         .doesNotContain(CANARY);
     assertThat(Files.readString(worker.log())).doesNotContain(CANARY);
-    assertThat(topicBytes("floe-control")).doesNotContain(CANARY);
-    assertThat(topicBytes(dlq)).doesNotContain(CANARY);
-    assertThat(filesUnder(rest.dir())).doesNotContain(CANARY);
+    assertThat(Surfaces.topic(broker, "floe-control")).isNotEmpty().doesNotContain(CANARY);
+    assertThat(Surfaces.topic(broker, dlq)).isNotEmpty().doesNotContain(CANARY);
+    assertThat(Surfaces.files(rest.dir())).isNotEmpty().doesNotContain(CANARY);
     worker.rest().deleteConnector(topic);
   }
 
@@ -295,42 +288,5 @@ class BadRecordsIT {
     assertThat(reasons.get(20L)).contains("qty").contains("offset 20");
     outcomes.awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 31);
     worker.rest().deleteConnector(topic);
-  }
-
-  /** Every key, value and header of a topic, as text. */
-  private String topicBytes(String topic) {
-    StringBuilder text = new StringBuilder();
-    try (KafkaConsumer<byte[], byte[]> consumer = outcomes.reader("canary-reader-" + topic)) {
-      consumer.subscribe(List.of(topic));
-      int empty = 0;
-      while (empty < 4) {
-        var records = consumer.poll(Duration.ofMillis(500));
-        empty = records.isEmpty() ? empty + 1 : 0;
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-          text.append(utf8(record.key())).append(utf8(record.value()));
-          for (Header header : record.headers()) {
-            text.append(header.key()).append(utf8(header.value()));
-          }
-        }
-      }
-    }
-    assertThat(text).as("records of %s", topic).isNotEmpty();
-    return text.toString();
-  }
-
-  private static String utf8(byte[] bytes) {
-    return bytes == null ? "" : new String(bytes, StandardCharsets.ISO_8859_1);
-  }
-
-  /** The contents of every file under {@code dir} (catalog database, table metadata, data). */
-  private static String filesUnder(Path dir) throws IOException {
-    StringBuilder text = new StringBuilder();
-    try (var files = Files.walk(dir)) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        text.append(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1));
-      }
-    }
-    assertThat(text).as("files under %s", dir).isNotEmpty();
-    return text.toString();
   }
 }

@@ -130,6 +130,28 @@ public final class ConnectRest {
     return failedTask(status);
   }
 
+  /**
+   * Waits until the connector or one of its tasks is FAILED and returns its trace: for failures
+   * that may show on either, such as a refused login.
+   */
+  public String awaitFailure(String name, Duration timeout) {
+    JsonNode status =
+        Await.until(
+            "connector " + name + " or a task of it FAILED",
+            timeout,
+            () -> statusIfKnown(name),
+            s -> s != null && failure(s) != null);
+    return failure(status);
+  }
+
+  private static String failure(JsonNode status) {
+    if ("FAILED".equals(status.path("connector").path("state").asText())) {
+      return status.path("connector").path("trace").asText();
+    }
+    JsonNode task = failedTask(status);
+    return task == null ? null : task.path("trace").asText();
+  }
+
   private static JsonNode failedTask(JsonNode status) {
     for (JsonNode task : status.path("tasks")) {
       if ("FAILED".equals(task.path("state").asText())) {

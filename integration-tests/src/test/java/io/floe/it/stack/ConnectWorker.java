@@ -83,6 +83,17 @@ public final class ConnectWorker implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Kafka's {@code FileConfigProvider} as {@code file}: connector configs may use ${file:...}.
+     */
+    public Options fileConfigProvider() {
+      extra.put("config.providers", "file");
+      extra.put(
+          "config.providers.file.class",
+          "org.apache.kafka.common.config.provider.FileConfigProvider");
+      return this;
+    }
+
     /** Several worker properties, e.g. a login from {@link KafkaSecurity#workerProperties}. */
     public Options workerProperties(Map<String, String> values) {
       extra.putAll(values);

@@ -48,6 +48,28 @@ public final class KafkaSecurity {
     return new KafkaSecurity(passwords);
   }
 
+  /**
+   * The same users, with {@code user}'s password replaced; for a broker not yet started, as the
+   * SCRAM credentials are written when its storage is formatted.
+   */
+  public KafkaSecurity withPassword(String user, String password) {
+    if (!passwords.containsKey(user) || user.equals(ADMIN)) {
+      throw new IllegalArgumentException("No SCRAM user " + user);
+    }
+    Map<String, String> changed = new LinkedHashMap<>(passwords);
+    changed.put(user, password);
+    return new KafkaSecurity(changed);
+  }
+
+  /** The JAAS configuration with which a SCRAM user logs in. */
+  public static String scramJaas(String user, String password) {
+    return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+        + user
+        + "\" password=\""
+        + password
+        + "\";";
+  }
+
   /** The principal of a user, as ACLs name it. */
   public static String principal(String user) {
     return "User:" + user;
@@ -113,16 +135,27 @@ public final class KafkaSecurity {
       throw new IllegalArgumentException("No user " + user);
     }
     boolean admin = user.equals(ADMIN);
-    String module =
+    return login(
+        admin ? PLAIN : SCRAM,
         admin
-            ? "org.apache.kafka.common.security.plain.PlainLoginModule"
-            : "org.apache.kafka.common.security.scram.ScramLoginModule";
+            ? "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                + user
+                + "\" password=\""
+                + password
+                + "\";"
+            : scramJaas(user, password));
+  }
+
+  /** Client settings that log in with SCRAM-SHA-512 and this JAAS configuration. */
+  public static Map<String, Object> scramLogin(String jaasConfig) {
+    return login(SCRAM, jaasConfig);
+  }
+
+  private static Map<String, Object> login(String mechanism, String jaasConfig) {
     Map<String, Object> props = new HashMap<>();
-    props.put("security.protocol", "SASL_PLAINTEXT");
-    props.put("sasl.mechanism", admin ? PLAIN : SCRAM);
-    props.put(
-        "sasl.jaas.config",
-        module + " required username=\"" + user + "\" password=\"" + password + "\";");
+    props.put("security.protocol", LISTENER);
+    props.put("sasl.mechanism", mechanism);
+    props.put("sasl.jaas.config", jaasConfig);
     return props;
   }
 
@@ -146,10 +179,15 @@ public final class KafkaSecurity {
    * (or {@code All}).
    */
   public Map<String, String> connectorProperties(String user) {
+    return connectorProperties(clientProperties(user));
+  }
+
+  /** {@link #connectorProperties(String)} for any client login settings. */
+  public static Map<String, String> connectorProperties(Map<String, Object> login) {
     Map<String, String> props = new LinkedHashMap<>();
     for (String prefix :
         List.of("consumer.override.", "producer.override.", "admin.override.", "iceberg.kafka.")) {
-      clientProperties(user).forEach((key, value) -> props.put(prefix + key, value.toString()));
+      login.forEach((key, value) -> props.put(prefix + key, value.toString()));
     }
     return props;
   }

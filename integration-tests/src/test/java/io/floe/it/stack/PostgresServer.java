@@ -124,6 +124,17 @@ public final class PostgresServer implements AutoCloseable {
             "--no-sync"));
     long initialised = System.nanoTime();
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+    startServer();
+    long started = System.nanoTime();
+    createDatabase();
+    LOG.info(
+        "PostgreSQL: initdb {} ms, pg_ctl start {} ms, CREATE DATABASE {} ms",
+        (initialised - begin) / 1_000_000,
+        (started - initialised) / 1_000_000,
+        (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private void startServer() {
     String serverOptions =
         String.join(
             " ",
@@ -146,13 +157,64 @@ public final class PostgresServer implements AutoCloseable {
             "-t",
             "60",
             "start"));
-    long started = System.nanoTime();
-    createDatabase();
-    LOG.info(
-        "PostgreSQL: initdb {} ms, pg_ctl start {} ms, CREATE DATABASE {} ms",
-        (initialised - begin) / 1_000_000,
-        (started - initialised) / 1_000_000,
-        (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /**
+   * Adds a user who owns the {@value #DATABASE} database and must log in over TCP with this
+   * password (SCRAM-SHA-256); the superuser {@value #USER} is still trusted, so tests can set
+   * things up and change the password without it.
+   */
+  public synchronized void addPasswordUser(String user, String password) {
+    execute("CREATE ROLE " + user + " LOGIN PASSWORD " + literal(password));
+    execute("ALTER DATABASE " + DATABASE + " OWNER TO " + user);
+    Path hba = dataDir().resolve("pg_hba.conf");
+    String rules =
+        "# written by the test stack: the superuser is trusted, everyone else needs a password\n"
+            + "local all all trust\n"
+            + "host all "
+            + USER
+            + " 127.0.0.1/32 trust\n"
+            + "host all all 127.0.0.1/32 scram-sha-256\n";
+    try {
+      Files.writeString(hba, rules, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + hba, e);
+    }
+    execute("SELECT pg_reload_conf()");
+  }
+
+  /**
+   * Changes a user's password and ends that user's open sessions, so the next connection must log
+   * in with the new one: a rotated secret.
+   */
+  public synchronized void rotatePassword(String user, String password) {
+    execute("ALTER ROLE " + user + " PASSWORD " + literal(password));
+    execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = " + literal(user));
+  }
+
+  /** Stops the server ({@code pg_ctl stop -m fast}): clients get connection refused. */
+  public synchronized void stopServing() {
+    stop("fast");
+  }
+
+  /** Starts the server again on the same port, with the same data. */
+  public synchronized void resumeServing() {
+    startServer();
+    LOG.info("PostgreSQL at {} serves again", jdbcUrl());
+  }
+
+  private static String literal(String value) {
+    return "'" + value.replace("'", "''") + "'";
+  }
+
+  private void execute(String sql) {
+    try (Connection connection = DriverManager.getConnection(jdbcUrl(), USER, "");
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("PostgreSQL at " + jdbcUrl() + " refused a statement", e);
+    }
   }
 
   private void createDatabase() {
@@ -171,7 +233,7 @@ public final class PostgresServer implements AutoCloseable {
     return "jdbc:postgresql://" + Ports.LOOPBACK + ":" + port + "/" + DATABASE;
   }
 
-  /** The database user; trust authentication, so there is no password. */
+  /** The superuser; trusted, so it has no password. */
   public String user() {
     return USER;
   }

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Set;
 import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -78,6 +79,51 @@ public final class RemoteJmx implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Every MBean's name and every readable attribute's name and value as text, one line each; an
+   * attribute that cannot be read shows why. For searching a JVM's whole management surface.
+   */
+  public String describeAll() {
+    StringBuilder text = new StringBuilder();
+    try {
+      for (ObjectName bean : server.queryNames(null, null)) {
+        text.append(bean).append('\n');
+        MBeanAttributeInfo[] attributes;
+        try {
+          attributes = server.getMBeanInfo(bean).getAttributes();
+        } catch (JMException e) {
+          text.append("  (no info: ").append(e).append(")\n");
+          continue;
+        }
+        for (MBeanAttributeInfo attribute : attributes) {
+          if (!attribute.isReadable()) {
+            continue;
+          }
+          text.append("  ").append(attribute.getName()).append(" = ");
+          try {
+            text.append(deepToString(server.getAttribute(bean, attribute.getName())));
+          } catch (JMException | IOException | RuntimeException e) {
+            text.append("(unreadable: ").append(e).append(')');
+          }
+          text.append('\n');
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return text.toString();
+  }
+
+  private static String deepToString(Object value) {
+    if (value instanceof Object[] array) {
+      return java.util.Arrays.deepToString(array);
+    }
+    if (value != null && value.getClass().isArray()) {
+      return java.util.Arrays.deepToString(new Object[] {value});
+    }
+    return String.valueOf(value);
   }
 
   @Override

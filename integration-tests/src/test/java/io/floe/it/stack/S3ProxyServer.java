@@ -33,8 +33,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * is no longer involved.
  *
  * <p>Clients sign with AWS signature V4 (V2 is accepted too) using {@link #ACCESS_KEY} and {@link
- * #SECRET_KEY}, and must use path-style addressing ({@code http://127.0.0.1:<port>/<bucket>/<key>})
- * because there is no DNS for virtual-host buckets.
+ * #SECRET_KEY}, or the keys given to {@link #start(String, String)}, and must use path-style
+ * addressing ({@code http://127.0.0.1:<port>/<bucket>/<key>}) because there is no DNS for
+ * virtual-host buckets.
  *
  * <p>Checksums: AWS SDK 2.59 computes request checksums by default ({@code
  * requestChecksumCalculation=WHEN_SUPPORTED}), which sends {@code aws-chunked} bodies with a
@@ -58,6 +59,8 @@ public final class S3ProxyServer implements AutoCloseable {
   public static final String HTTP_CLIENT_TYPE = "urlconnection";
 
   private final Path dir;
+  private final String accessKey;
+  private final String secretKey;
   private final BlobStore blobStore;
   private S3Proxy proxy;
   private final URI endpoint;
@@ -65,8 +68,16 @@ public final class S3ProxyServer implements AutoCloseable {
   private boolean closed;
 
   private S3ProxyServer(
-      Path dir, BlobStore blobStore, S3Proxy proxy, URI endpoint, long startupMillis) {
+      Path dir,
+      String accessKey,
+      String secretKey,
+      BlobStore blobStore,
+      S3Proxy proxy,
+      URI endpoint,
+      long startupMillis) {
     this.dir = dir;
+    this.accessKey = accessKey;
+    this.secretKey = secretKey;
     this.blobStore = blobStore;
     this.proxy = proxy;
     this.endpoint = endpoint;
@@ -75,11 +86,16 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Starts a new, empty store in a fresh service folder. */
   public static S3ProxyServer start() {
+    return start(ACCESS_KEY, SECRET_KEY);
+  }
+
+  /** Starts a new, empty store that lets in only requests signed with these keys. */
+  public static S3ProxyServer start(String accessKey, String secretKey) {
     long begin = System.nanoTime();
     Path dir = StackDirs.newServiceDir("s3proxy");
     Path blobs = createDirectory(dir.resolve("blobs"));
     BlobStore blobStore = new FilesystemNio2BlobStore(blobs.toString());
-    S3Proxy proxy = newProxy(blobStore, 0);
+    S3Proxy proxy = newProxy(blobStore, 0, accessKey, secretKey);
     try {
       proxy.start();
       awaitStarted(proxy);
@@ -90,14 +106,15 @@ public final class S3ProxyServer implements AutoCloseable {
     URI endpoint = URI.create("http://" + Ports.LOOPBACK + ":" + proxy.getPort());
     long millis = (System.nanoTime() - begin) / 1_000_000;
     LOG.info("S3Proxy started at {} in {} ms, blobs in {}", endpoint, millis, blobs);
-    return new S3ProxyServer(dir, blobStore, proxy, endpoint, millis);
+    return new S3ProxyServer(dir, accessKey, secretKey, blobStore, proxy, endpoint, millis);
   }
 
-  private static S3Proxy newProxy(BlobStore blobStore, int port) {
+  private static S3Proxy newProxy(
+      BlobStore blobStore, int port, String accessKey, String secretKey) {
     return S3Proxy.builder()
         .blobStore(blobStore)
         .endpoint(URI.create("http://" + Ports.LOOPBACK + ":" + port))
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
         .ignoreUnknownHeaders(true)
         .stopTimeout(0)
         .build();
@@ -118,7 +135,7 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Serves the same blobs again on the same port after {@link #stopServing}. */
   public synchronized void resumeServing() {
-    proxy = newProxy(blobStore, endpoint.getPort());
+    proxy = newProxy(blobStore, endpoint.getPort(), accessKey, secretKey);
     try {
       proxy.start();
       awaitStarted(proxy);
@@ -161,11 +178,11 @@ public final class S3ProxyServer implements AutoCloseable {
   }
 
   public String accessKey() {
-    return ACCESS_KEY;
+    return accessKey;
   }
 
   public String secretKey() {
-    return SECRET_KEY;
+    return secretKey;
   }
 
   /** The service folder; buckets are folders under {@code blobs/}. */
@@ -210,8 +227,8 @@ public final class S3ProxyServer implements AutoCloseable {
     props.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
     props.put("s3.endpoint", endpoint.toString());
     props.put("s3.path-style-access", "true");
-    props.put("s3.access-key-id", ACCESS_KEY);
-    props.put("s3.secret-access-key", SECRET_KEY);
+    props.put("s3.access-key-id", accessKey);
+    props.put("s3.secret-access-key", secretKey);
     props.put("client.region", REGION);
     props.put("http-client.type", HTTP_CLIENT_TYPE);
     return props;
@@ -240,7 +257,7 @@ public final class S3ProxyServer implements AutoCloseable {
         .forcePathStyle(true)
         .region(Region.of(REGION))
         .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
         .build();
   }
