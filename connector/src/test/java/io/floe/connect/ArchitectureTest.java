@@ -40,6 +40,7 @@ class ArchitectureTest {
     ARROWS.put("convert", Set.of());
     ARROWS.put("control", Set.of());
     ARROWS.put("files", Set.of());
+    ARROWS.put("deletes", Set.of("files"));
     ARROWS.put("avro", Set.of("version"));
     ARROWS.put("config", Set.of("convert"));
     ARROWS.put("catalog", Set.of("config"));

@@ -1,0 +1,326 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.deletes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.StructLikeWrapper;
+
+/**
+ * Real Iceberg tables in memory for the delete tests: a table keyed by {@code id}, rows written as
+ * data files (one per partition) and appended, the table read back with its deletes applied, and
+ * its live delete files listed.
+ */
+final class DeleteTables implements AutoCloseable {
+  static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              Types.NestedField.required(1, "id", Types.LongType.get()),
+              Types.NestedField.required(2, "region", Types.StringType.get()),
+              Types.NestedField.optional(3, "name", Types.StringType.get()),
+              Types.NestedField.optional(4, "ts", Types.TimestampType.withZone())),
+          Set.of(1));
+
+  /** The partition specs every behaviour is checked with. */
+  static final List<String> SPECS = List.of("unpartitioned", "region", "bucket", "day");
+
+  private static final Namespace NAMESPACE = Namespace.of("db");
+  private static final long DAY_MS = 86_400_000L;
+
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+
+  DeleteTables() {
+    catalog.initialize(
+        "mem",
+        Map.of(
+            "warehouse",
+            "mem://" + UUID.randomUUID(),
+            CatalogProperties.FILE_IO_IMPL,
+            RecordingFileIO.class.getName()));
+    catalog.createNamespace(NAMESPACE);
+  }
+
+  static PartitionSpec spec(Schema schema, String name) {
+    return switch (name) {
+      case "unpartitioned" -> PartitionSpec.unpartitioned();
+      case "region" -> PartitionSpec.builderFor(schema).identity("region").build();
+      case "bucket" -> PartitionSpec.builderFor(schema).bucket("id", 4).build();
+      case "day" -> PartitionSpec.builderFor(schema).day("ts").build();
+      default -> throw new IllegalArgumentException(name);
+    };
+  }
+
+  Table create(String spec, int formatVersion) {
+    return create(SCHEMA, spec(SCHEMA, spec), formatVersion, Map.of());
+  }
+
+  Table create(Schema schema, PartitionSpec spec, int formatVersion, Map<String, String> props) {
+    Map<String, String> properties = new HashMap<>(props);
+    properties.put(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion));
+    TableIdentifier id =
+        TableIdentifier.of(NAMESPACE, "t" + UUID.randomUUID().toString().replace("-", ""));
+    return catalog.createTable(id, schema, spec, properties);
+  }
+
+  /** The table as another writer sees it: loaded afresh from the catalog. */
+  Table load(Table table) {
+    return catalog.loadTable(TableIdentifier.parse(table.name().substring("mem.".length())));
+  }
+
+  @Override
+  public void close() throws IOException {
+    for (TableIdentifier table : catalog.listTables(NAMESPACE)) {
+      catalog.dropTable(table, true);
+    }
+    catalog.close();
+  }
+
+  /** A row of {@link #SCHEMA}: its region is "eu" for odd ids, "us" for even, on day id % 3. */
+  static Record row(long id, String name) {
+    GenericRecord row = GenericRecord.create(SCHEMA);
+    row.setField("id", id);
+    row.setField("region", id % 2 == 1 ? "eu" : "us");
+    row.setField("name", name);
+    row.setField(
+        "ts", OffsetDateTime.ofInstant(Instant.ofEpochMilli((id % 3) * DAY_MS), ZoneOffset.UTC));
+    return row;
+  }
+
+  static List<Record> rows(long fromId, long toId, String name) {
+    List<Record> rows = new ArrayList<>();
+    for (long id = fromId; id <= toId; id++) {
+      rows.add(row(id, name));
+    }
+    return rows;
+  }
+
+  /** The rows by partition of the table's current spec, partitions in order of first row. */
+  static Map<StructLike, List<Record>> byPartition(Table table, List<Record> rows) {
+    PartitionSpec spec = table.spec();
+    InternalRecordWrapper internal = new InternalRecordWrapper(table.schema().asStruct());
+    PartitionKey key = new PartitionKey(spec, table.schema());
+    Map<StructLikeWrapper, List<Record>> groups = new LinkedHashMap<>();
+    for (Record row : rows) {
+      key.partition(internal.wrap(row));
+      StructLikeWrapper partition = StructLikeWrapper.forType(spec.partitionType()).set(key.copy());
+      groups.computeIfAbsent(partition, p -> new ArrayList<>()).add(row);
+    }
+    Map<StructLike, List<Record>> byPartition = new LinkedHashMap<>();
+    groups.forEach((partition, group) -> byPartition.put(partition.get(), group));
+    return byPartition;
+  }
+
+  /** The ids of the rows, grouped as {@link #write} groups them into files, in the same order. */
+  static List<List<Long>> idsByFile(Table table, List<Record> rows) {
+    return byPartition(table, rows).values().stream()
+        .map(group -> group.stream().map(row -> (Long) row.getField("id")).toList())
+        .toList();
+  }
+
+  /** Writes the rows as data files of the table's current spec, one per partition, in order. */
+  static List<DataFile> write(Table table, List<Record> rows) {
+    PartitionSpec spec = table.spec();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 1, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .build();
+    GenericFileWriterFactory writers =
+        new GenericFileWriterFactory.Builder(table).dataSchema(table.schema()).build();
+    List<DataFile> written = new ArrayList<>();
+    byPartition(table, rows)
+        .forEach(
+            (key, partitionRows) -> {
+              StructLike partition = spec.isUnpartitioned() ? null : key;
+              DataWriter<Record> writer =
+                  writers.newDataWriter(
+                      partition == null
+                          ? files.newOutputFile()
+                          : files.newOutputFile(spec, partition),
+                      spec,
+                      partition);
+              try (writer) {
+                partitionRows.forEach(writer::write);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+              written.add(writer.toDataFile());
+            });
+    return written;
+  }
+
+  /** Writes the rows as data files and appends them in one commit. */
+  static List<DataFile> append(Table table, List<Record> rows) {
+    List<DataFile> files = write(table, rows);
+    AppendFiles append = table.newAppend();
+    files.forEach(append::appendFile);
+    append.commit();
+    return files;
+  }
+
+  static List<Record> read(Table table) {
+    table.refresh();
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> scan = IcebergGenerics.read(table).build()) {
+      scan.forEach(rows::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  static List<Long> ids(Table table) {
+    return read(table).stream().map(row -> (Long) row.getField("id")).sorted().toList();
+  }
+
+  /** The keys {@code ids} of a table keyed by {@code id}. */
+  static RetiredKeys keys(Table table, long... ids) {
+    Schema keySchema = table.schema().select("id");
+    List<StructLike> keys = new ArrayList<>();
+    Arrays.stream(ids)
+        .forEach(
+            id -> {
+              GenericRecord key = GenericRecord.create(keySchema);
+              key.setField("id", id);
+              keys.add(key);
+            });
+    return RetiredKeys.of(table.schema(), Set.of(1), keys);
+  }
+
+  /** The delete files of the table's current snapshot. */
+  static List<DeleteFile> liveDeletes(Table table) {
+    table.refresh();
+    return liveDeletes(table, table.currentSnapshot());
+  }
+
+  private static List<DeleteFile> liveDeletes(Table table, Snapshot snapshot) {
+    List<DeleteFile> deletes = new ArrayList<>();
+    if (snapshot == null) {
+      return deletes;
+    }
+    for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        reader.forEach(file -> deletes.add(file.copy()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return deletes;
+  }
+
+  /**
+   * Checks the rules every table of these tests keeps: no equality deletes ever; in v3 only
+   * deletion vectors, at most one per data file; in v2 no vectors; every delete in its data file's
+   * spec and partition; no delete file written by a failed attempt left behind.
+   *
+   * @return the live delete files
+   */
+  static List<DeleteFile> checkDeletes(Table table) {
+    List<DeleteFile> deletes = liveDeletes(table);
+    assertThat(deletes)
+        .extracting(DeleteFile::content)
+        .doesNotContain(FileContent.EQUALITY_DELETES);
+    boolean vectors = TableUtil.formatVersion(table) >= 3;
+    if (vectors) {
+      assertThat(deletes)
+          .allSatisfy(file -> assertThat(file.format()).isEqualTo(FileFormat.PUFFIN));
+      assertThat(deletes)
+          .extracting(DeleteFile::referencedDataFile)
+          .doesNotContainNull()
+          .doesNotHaveDuplicates();
+    } else {
+      assertThat(deletes).extracting(DeleteFile::format).doesNotContain(FileFormat.PUFFIN);
+    }
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        checkMatchesDataFile(table, task, vectors);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    checkNoOrphans(table);
+    return deletes;
+  }
+
+  private static void checkMatchesDataFile(Table table, FileScanTask task, boolean vectors) {
+    DataFile file = task.file();
+    Types.StructType partitionType = table.specs().get(file.specId()).partitionType();
+    StructLikeWrapper partition = StructLikeWrapper.forType(partitionType).set(file.partition());
+    for (DeleteFile delete : task.deletes()) {
+      assertThat(delete.specId()).as("spec of %s", delete.location()).isEqualTo(file.specId());
+      assertThat(StructLikeWrapper.forType(partitionType).set(delete.partition()))
+          .as("partition of %s", delete.location())
+          .isEqualTo(partition);
+      if (ContentFileUtil.isFileScoped(delete)) {
+        assertThat(ContentFileUtil.referencedDataFileLocation(delete)).isEqualTo(file.location());
+      }
+    }
+    if (vectors) {
+      assertThat(task.deletes()).as("deletes of %s", file.location()).hasSizeLessThanOrEqualTo(1);
+    }
+  }
+
+  private static void checkNoOrphans(Table table) {
+    Set<String> committed = new HashSet<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      liveDeletes(table, snapshot).forEach(file -> committed.add(file.location()));
+    }
+    for (String path : RecordingFileIO.created(table.location(), "-deletes-")) {
+      if (!committed.contains(path)) {
+        assertThat(exists(table, path)).as("uncommitted %s is deleted", path).isFalse();
+      }
+    }
+  }
+
+  /** Whether the file at {@code location} exists in the table's storage. */
+  static boolean exists(Table table, String location) {
+    return table.io().newInputFile(location).exists();
+  }
+}
