@@ -14,7 +14,6 @@ import static io.floe.connect.deletes.DeleteTables.row;
 import static io.floe.connect.deletes.DeleteTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +27,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.util.ContentFileUtil;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,12 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the expected rows, and its deletes keep the rules of {@link DeleteTables#checkDeletes}.
  */
 class UpsertCommitTest {
-  private final DeleteTables tables = new DeleteTables();
-
-  @AfterEach
-  void dropTables() throws IOException {
-    tables.close();
-  }
+  @RegisterExtension final DeleteTables tables = new DeleteTables();
 
   static Stream<Arguments> tables() {
     return Stream.of(2, 3)
@@ -222,6 +216,25 @@ class UpsertCommitTest {
     List<Integer> specs = new ArrayList<>();
     checkDeletes(table).forEach(delete -> specs.add(delete.specId()));
     assertThat(specs).containsExactlyInAnyOrder(oldSpec, table.spec().specId());
+  }
+
+  @ParameterizedTest(name = "v{0}")
+  @MethodSource("versions")
+  void retiresInAFileWhoseEarlierDeletesOutlivedTheirSnapshots(int version) {
+    Table table = tables.create("unpartitioned", version);
+    append(table, rows(1, 10, "a"));
+    commit(table, keys(table, 1), List.of());
+    commit(table, keys(table, 2), List.of());
+    table.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).commit();
+
+    UpsertCommit.Outcome outcome = commit(table, keys(table, 3), List.of());
+
+    assertThat(outcome.attempts()).isEqualTo(1);
+    assertThat(ids(table)).isEqualTo(idsWithout(1, 10, 1, 2, 3));
+    assertThat(checkDeletes(table))
+        .singleElement()
+        .extracting(DeleteFile::recordCount)
+        .isEqualTo(3L);
   }
 
   static Stream<Integer> versions() {
