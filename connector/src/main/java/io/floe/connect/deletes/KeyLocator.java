@@ -9,12 +9,15 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.Tasks;
+import org.apache.iceberg.util.ThreadPools;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * data files with {@link KeyFilter} (so partitions and column bounds prune files), skips the
  * planned files whose bounds hold none of the keys ({@link KeyBounds}), and reads only the key
  * columns and row positions of the rest ({@link LiveKeyReader}), applying each file's deletes at
- * the snapshot. Every live row holding a retired key is found, duplicates of a key included.
+ * the snapshot, several files at a time. Every live row holding a retired key is found, duplicates
+ * of a key included.
  *
  * <p>Stateless: each call plans and reads afresh, so it is always exact for the snapshot it is
  * given, whoever wrote the table. Its cost grows with the files the keys' values spread over: small
@@ -34,9 +38,22 @@ public final class KeyLocator {
   private static final Logger LOG = LoggerFactory.getLogger(KeyLocator.class);
 
   private final Table table;
+  private final ExecutorService readers;
 
+  /** A locator reading files on Iceberg's shared worker pool. */
   public KeyLocator(Table table) {
+    this(table, ThreadPools.getWorkerPool());
+  }
+
+  /**
+   * A locator reading files on {@code readers}: reads wait on object storage, so more threads than
+   * cores pay off there.
+   *
+   * @param readers the threads reading the planned files, null to read them on the calling thread
+   */
+  public KeyLocator(Table table, ExecutorService readers) {
     this.table = table;
+    this.readers = readers;
   }
 
   /**
@@ -60,30 +77,37 @@ public final class KeyLocator {
             .useSnapshot(base.snapshotId())
             .filter(KeyFilter.of(keys))
             .includeColumnStats(KeyColumn.pruning(keys).stream().map(KeyColumn::name).toList());
-    List<LocatedRows.FileRows> found = new ArrayList<>();
+    List<FileScanTask> toRead = new ArrayList<>();
     long planned = 0;
-    long read = 0;
-    long rows = 0;
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         planned++;
         if (bounds.mayHoldKey(task.file())) {
-          read++;
-          LocatedRows.FileRows fileRows = reader.read(task);
-          if (fileRows != null) {
-            found.add(fileRows);
-            rows += fileRows.positions().length;
-          }
+          toRead.add(task);
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not plan the files of " + table.name(), e);
     }
+    LocatedRows.FileRows[] read = new LocatedRows.FileRows[toRead.size()];
+    Tasks.range(read.length)
+        .executeWith(readers)
+        .stopOnFailure()
+        .throwFailureWhenFinished()
+        .run(i -> read[i] = reader.read(toRead.get(i)));
+    List<LocatedRows.FileRows> found = new ArrayList<>();
+    long rows = 0;
+    for (LocatedRows.FileRows fileRows : read) {
+      if (fileRows != null) {
+        found.add(fileRows);
+        rows += fileRows.positions().length;
+      }
+    }
     ResolutionStats stats =
         new ResolutionStats(
             inSnapshot,
             planned,
-            read,
+            toRead.size(),
             reader.rowsRead(),
             reader.keysMatched(),
             rows,

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.apache.iceberg.Accessor;
 import org.apache.iceberg.FileScanTask;
@@ -36,7 +37,8 @@ import org.apache.iceberg.util.StructProjection;
  * Reads the key columns and row positions of planned data files, drops the rows that the file's
  * deletes at the snapshot remove (deletion vector, position and equality deletes, through Iceberg's
  * {@link GenericDeleteFilter}) and keeps the positions of the live rows holding a retired key.
- * Counts the rows read and the keys found, over every file it reads.
+ * Counts the rows read and the keys found, over every file it reads. Files may be read on several
+ * threads at once.
  */
 final class LiveKeyReader {
   private final FileIO io;
@@ -45,7 +47,7 @@ final class LiveKeyReader {
   private final Schema projection;
   private final NameMapping nameMapping;
   private final BitSet matchedKeys = new BitSet();
-  private long rowsRead;
+  private final AtomicLong rowsRead = new AtomicLong();
 
   LiveKeyReader(Table table, RetiredKeys keys) {
     this.io = table.io();
@@ -67,22 +69,26 @@ final class LiveKeyReader {
     Accessor<StructLike> position =
         readSchema.accessorForField(MetadataColumns.ROW_POSITION.fieldId());
     LongStream.Builder positions = LongStream.builder();
-    boolean found = false;
+    BitSet matched = new BitSet();
+    long read = 0;
     try (CloseableIterable<Record> rows = deletes.filter(open(task, readSchema))) {
       for (Record row : rows) {
-        rowsRead++;
+        read++;
         int ordinal = keys.ordinal(key.wrap(internal.wrap(row)));
         if (ordinal >= 0) {
-          matchedKeys.set(ordinal);
+          matched.set(ordinal);
           positions.add((Long) position.get(row));
-          found = true;
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + task.file().location(), e);
     }
-    if (!found) {
+    rowsRead.addAndGet(read);
+    if (matched.isEmpty()) {
       return null;
+    }
+    synchronized (matchedKeys) {
+      matchedKeys.or(matched);
     }
     return new LocatedRows.FileRows(
         task.file(), positions.build().toArray(), deletes.deletedRowPositions());
@@ -103,10 +109,12 @@ final class LiveKeyReader {
   }
 
   long rowsRead() {
-    return rowsRead;
+    return rowsRead.get();
   }
 
   long keysMatched() {
-    return matchedKeys.cardinality();
+    synchronized (matchedKeys) {
+      return matchedKeys.cardinality();
+    }
   }
 }

@@ -4,8 +4,8 @@
  */
 package io.floe.connect.deletes;
 
+import static io.floe.connect.deletes.DeleteRules.checkDeletes;
 import static io.floe.connect.deletes.DeleteTables.append;
-import static io.floe.connect.deletes.DeleteTables.checkDeletes;
 import static io.floe.connect.deletes.DeleteTables.ids;
 import static io.floe.connect.deletes.DeleteTables.keys;
 import static io.floe.connect.deletes.DeleteTables.read;
@@ -86,6 +86,24 @@ class KeyLocatorTest {
     assertThat(rows.stats().filesRead()).isEqualTo(3);
     assertThat(rows.stats().keysMatched()).isEqualTo(250);
     assertThat(rows.rowCount()).isEqualTo(250);
+  }
+
+  @Test
+  void readsOnTheCallingThreadAsOnAPool() {
+    Table table = clustered(Map.of());
+    RetiredKeys keys = keys(table, 5, 150, 151, 777, 1001);
+
+    LocatedRows pooled = new KeyLocator(table).locate(table.currentSnapshot(), keys);
+    LocatedRows here = new KeyLocator(table, null).locate(table.currentSnapshot(), keys);
+
+    assertThat(here.files()).hasSameSizeAs(pooled.files()).hasSize(3);
+    for (int i = 0; i < here.files().size(); i++) {
+      assertThat(here.files().get(i).file().location())
+          .isEqualTo(pooled.files().get(i).file().location());
+      assertThat(here.files().get(i).positions()).isEqualTo(pooled.files().get(i).positions());
+    }
+    assertThat(here.stats().keysMatched()).isEqualTo(pooled.stats().keysMatched()).isEqualTo(4);
+    assertThat(here.stats().rowsRead()).isEqualTo(pooled.stats().rowsRead()).isEqualTo(300);
   }
 
   @Test

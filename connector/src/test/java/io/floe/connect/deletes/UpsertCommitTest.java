@@ -4,8 +4,8 @@
  */
 package io.floe.connect.deletes;
 
+import static io.floe.connect.deletes.DeleteRules.checkDeletes;
 import static io.floe.connect.deletes.DeleteTables.append;
-import static io.floe.connect.deletes.DeleteTables.checkDeletes;
 import static io.floe.connect.deletes.DeleteTables.ids;
 import static io.floe.connect.deletes.DeleteTables.idsByFile;
 import static io.floe.connect.deletes.DeleteTables.keys;
