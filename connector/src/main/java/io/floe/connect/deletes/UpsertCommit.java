@@ -5,6 +5,7 @@
 package io.floe.connect.deletes;
 
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
@@ -33,17 +34,34 @@ public final class UpsertCommit {
 
   private final Table table;
   private final int maxAttempts;
+  private final KeyLocator locator;
 
   /**
-   * @param table the table, refreshed by every attempt after the first
+   * Commits reading files on Iceberg's shared worker pool.
+   *
+   * @param table the table as the caller loaded it: the first attempt starts from its current
+   *     snapshot, every later one refreshes it
    * @param maxAttempts how many times to locate, write and commit before giving up, at least 1
    */
   public UpsertCommit(Table table, int maxAttempts) {
+    this(table, maxAttempts, new KeyLocator(table));
+  }
+
+  /**
+   * Commits reading files on {@code readers} (see {@link KeyLocator#KeyLocator(Table,
+   * ExecutorService)}).
+   */
+  public UpsertCommit(Table table, int maxAttempts, ExecutorService readers) {
+    this(table, maxAttempts, new KeyLocator(table, readers));
+  }
+
+  private UpsertCommit(Table table, int maxAttempts, KeyLocator locator) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, not " + maxAttempts);
     }
     this.table = table;
     this.maxAttempts = maxAttempts;
+    this.locator = locator;
   }
 
   /** What the caller adds to each attempt's row delta before it is committed. */
@@ -75,7 +93,8 @@ public final class UpsertCommit {
    * @param dataFiles the cycle's new data files: the final image of every upserted key
    * @param namePrefix the start of the delete files' operation id, such as {@code floe-<commit-id>}
    * @param beforeCommit adds the caller's summary properties and validators to each attempt
-   * @throws ValidationException or {@link CommitFailedException} when the last attempt failed so
+   * @throws ValidationException when the last attempt's commit failed its validation
+   * @throws CommitFailedException when the last attempt's commit lost the race for the table
    * @throws CommitStateUnknownException when a commit's outcome is unknown (its files are kept)
    */
   public Outcome commit(
@@ -86,7 +105,7 @@ public final class UpsertCommit {
       }
       Snapshot base = table.currentSnapshot();
       Long baseId = base == null ? null : base.snapshotId();
-      LocatedRows rows = new KeyLocator(table).locate(base, keys);
+      LocatedRows rows = locator.locate(base, keys);
       WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
       try {
         RowDelta delta = UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);
