@@ -40,12 +40,15 @@ class ArchitectureTest {
     ARROWS.put("convert", Set.of());
     ARROWS.put("control", Set.of());
     ARROWS.put("cdc", Set.of());
+    ARROWS.put("files", Set.of());
+    ARROWS.put("deletes", Set.of("files"));
     ARROWS.put("avro", Set.of("version"));
     ARROWS.put("config", Set.of("convert"));
     ARROWS.put("catalog", Set.of("config"));
     ARROWS.put("route", Set.of("config"));
     ARROWS.put("schema", Set.of("avro", "catalog", "convert"));
-    ARROWS.put("write", Set.of("catalog", "config", "convert", "metrics", "route", "schema"));
+    ARROWS.put(
+        "write", Set.of("catalog", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
     ARROWS.put("commit", Set.of("config", "control", "metrics", "write"));
   }

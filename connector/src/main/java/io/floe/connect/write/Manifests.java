@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.files.NewFilesOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

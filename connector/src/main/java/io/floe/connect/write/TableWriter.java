@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.files.NewFilesOnly;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

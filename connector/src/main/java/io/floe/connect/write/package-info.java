@@ -33,7 +33,7 @@
  *
  * <p><b>Names.</b> Every file is named by Iceberg's {@code OutputFileFactory} with an operation id
  * (a random UUID) of the writer that writes it, and is created through {@link
- * io.floe.connect.write.NewFilesOnly}, which refuses to replace an existing file.
+ * io.floe.connect.files.NewFilesOnly}, which refuses to replace an existing file.
  *
  * <p><b>Failures.</b> A row that fails to write may leave its file unusable; the pool then refuses
  * further writes and hand-overs until its files are abandoned.

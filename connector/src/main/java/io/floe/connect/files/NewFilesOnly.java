@@ -2,7 +2,7 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.connect.write;
+package io.floe.connect.files;
 
 import java.io.IOException;
 import java.util.Map;
@@ -12,11 +12,11 @@ import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 
 /**
- * A table's {@link FileIO} for the files Floe writes (data files and manifests): a file can only be
- * created, never replaced. Iceberg's writers ask for {@code createOrOverwrite}; here that becomes
- * {@code create}, which fails with {@code AlreadyExistsException} when the location is taken. Every
- * name Floe builds is unique to the writer instance that writes it, so this never fails in a
- * healthy run; it turns a naming mistake into a failed hand-over instead of a committed file
+ * A table's {@link FileIO} for the files Floe writes (data files, manifests, delete files): a file
+ * can only be created, never replaced. Iceberg's writers ask for {@code createOrOverwrite}; here
+ * that becomes {@code create}, which fails with {@code AlreadyExistsException} when the location is
+ * taken. Every name Floe builds is unique to the writer instance that writes it, so this never
+ * fails in a healthy run; it turns a naming mistake into a failed write instead of a committed file
  * silently replaced by another writer's.
  */
 public final class NewFilesOnly implements FileIO {

@@ -1,0 +1,54 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.deletes;
+
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * The row filter that every row holding a retired key passes: per key column, the column's values
+ * among the keys ({@code in}) and their range. For a one-column key this is exact; for a composite
+ * key it over-approximates (a row may pass with each column's value taken from another key), which
+ * only costs reading a file in vain, never missing a row.
+ *
+ * <p>Planning a scan with it lets Iceberg prune files by partition (identity, bucket, truncate and
+ * time transforms of a key column) and by column bounds. Iceberg checks an {@code in} list against
+ * bounds only up to 200 values, so the range is added for longer lists; {@link KeyBounds} then
+ * checks each planned file against the keys themselves.
+ */
+final class KeyFilter {
+  private KeyFilter() {}
+
+  /** The filter for {@code keys}: false when there are none, true when no key column prunes. */
+  static Expression of(RetiredKeys keys) {
+    if (keys.isEmpty()) {
+      return Expressions.alwaysFalse();
+    }
+    Expression filter = Expressions.alwaysTrue();
+    for (KeyColumn column : KeyColumn.pruning(keys)) {
+      filter = Expressions.and(filter, column(column, keys));
+    }
+    return filter;
+  }
+
+  private static Expression column(KeyColumn column, RetiredKeys keys) {
+    TreeSet<Object> values = new TreeSet<>(column.comparator());
+    for (StructLike key : keys) {
+      values.add(column.value(key));
+    }
+    String name = column.name();
+    Expression in = Expressions.in(name, List.copyOf(values));
+    if (values.size() == 1) {
+      return in;
+    }
+    return Expressions.and(
+        in,
+        Expressions.greaterThanOrEqual(name, values.first()),
+        Expressions.lessThanOrEqual(name, values.last()));
+  }
+}

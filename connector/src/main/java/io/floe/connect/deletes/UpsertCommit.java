@@ -1,0 +1,168 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.deletes;
+
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits a cycle's changes to one table as one {@link RowDelta}: locate the retired keys in the
+ * current snapshot ({@link KeyLocator}), write their deletes ({@link DeleteWriter}), add them and
+ * the new data files ({@link UpsertDelta}) and commit. When the commit fails its validation (a
+ * commit that landed meanwhile touched the same data files, deletes or keys) or loses the race for
+ * the table ({@code CommitFailedException}, once Iceberg's own retries are spent), the table is
+ * refreshed and everything is done again from the new snapshot, up to a bound.
+ *
+ * <p>The delete files of an attempt that failed were never committed and are deleted. After {@code
+ * CommitStateUnknownException} nothing is deleted: the commit may have landed, so its files may be
+ * in the table; the exception goes to the caller, who must read the table to learn the outcome. The
+ * data files are the caller's and are never deleted here.
+ */
+public final class UpsertCommit {
+  private static final Logger LOG = LoggerFactory.getLogger(UpsertCommit.class);
+
+  private final Table table;
+  private final int maxAttempts;
+  private final KeyLocator locator;
+
+  /**
+   * Commits reading files on Iceberg's shared worker pool.
+   *
+   * @param table the table as the caller loaded it: the first attempt starts from its current
+   *     snapshot, every later one refreshes it
+   * @param maxAttempts how many times to locate, write and commit before giving up, at least 1
+   */
+  public UpsertCommit(Table table, int maxAttempts) {
+    this(table, maxAttempts, new KeyLocator(table));
+  }
+
+  /**
+   * Commits reading files on {@code readers} (see {@link KeyLocator#KeyLocator(Table,
+   * ExecutorService)}).
+   */
+  public UpsertCommit(Table table, int maxAttempts, ExecutorService readers) {
+    this(table, maxAttempts, new KeyLocator(table, readers));
+  }
+
+  private UpsertCommit(Table table, int maxAttempts, KeyLocator locator) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1, not " + maxAttempts);
+    }
+    this.table = table;
+    this.maxAttempts = maxAttempts;
+    this.locator = locator;
+  }
+
+  /** What the caller adds to each attempt's row delta before it is committed. */
+  @FunctionalInterface
+  public interface BeforeCommit {
+    /**
+     * Called once per attempt, just before the commit.
+     *
+     * @param delta the filled row delta: set summary properties or validators on it
+     * @param base the snapshot this attempt located the keys in, null if the table had none; a
+     *     caller that decided anything from an earlier read of the table decides it again here
+     */
+    void prepare(RowDelta delta, Snapshot base);
+  }
+
+  /**
+   * The committed attempt.
+   *
+   * @param attempts the attempts made, the committed one included
+   * @param resolution the committed attempt's resolution of the keys
+   * @param deletes the delete files it committed, and those it removed
+   */
+  public record Outcome(int attempts, ResolutionStats resolution, WrittenDeletes deletes) {}
+
+  /**
+   * Retires {@code keys} and adds {@code dataFiles} in one commit.
+   *
+   * @param keys the keys whose stored rows go: every key deleted or upserted in the cycle
+   * @param dataFiles the cycle's new data files: the final image of every upserted key
+   * @param namePrefix the start of the delete files' operation id, such as {@code floe-<commit-id>}
+   * @param beforeCommit adds the caller's summary properties and validators to each attempt
+   * @throws ValidationException when the last attempt's commit failed its validation
+   * @throws CommitFailedException when the last attempt's commit lost the race for the table
+   * @throws CommitStateUnknownException when a commit's outcome is unknown (its files are kept)
+   */
+  public Outcome commit(
+      RetiredKeys keys, List<DataFile> dataFiles, String namePrefix, BeforeCommit beforeCommit) {
+    for (int attempt = 1; ; attempt++) {
+      if (attempt > 1) {
+        table.refresh();
+      }
+      Snapshot base = table.currentSnapshot();
+      Long baseId = base == null ? null : base.snapshotId();
+      LocatedRows rows = locator.locate(base, keys);
+      WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
+      try {
+        RowDelta delta = UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);
+        beforeCommit.prepare(delta, base);
+        delta.commit();
+      } catch (CommitStateUnknownException e) {
+        LOG.warn(
+            "Table {}: the outcome of the commit from snapshot {} is unknown; its {} delete files"
+                + " are kept",
+            table.name(),
+            baseId,
+            deletes.fileLocations().size());
+        throw e;
+      } catch (ValidationException | CommitFailedException e) {
+        discard(deletes);
+        if (attempt >= maxAttempts) {
+          throw e;
+        }
+        LOG.warn(
+            "Table {}: the commit from snapshot {} failed ({}); locating the {} keys again"
+                + " (attempt {} of {})",
+            table.name(),
+            baseId,
+            e.getMessage(),
+            keys.size(),
+            attempt + 1,
+            maxAttempts);
+        continue;
+      } catch (RuntimeException e) {
+        discard(deletes);
+        throw e;
+      }
+      LOG.info(
+          "Table {}: committed {} data files and {} delete files ({} rows deleted, {} delete"
+              + " files replaced) from snapshot {} after {} attempt(s); resolution {}",
+          table.name(),
+          dataFiles.size(),
+          deletes.added().size(),
+          deletes.rowsDeleted(),
+          deletes.rewritten().size(),
+          baseId,
+          attempt,
+          rows.stats());
+      return new Outcome(attempt, rows.stats(), deletes);
+    }
+  }
+
+  /** Deletes the files of an attempt that was not committed. */
+  private void discard(WrittenDeletes deletes) {
+    for (String location : deletes.fileLocations()) {
+      try {
+        table.io().deleteFile(location);
+      } catch (RuntimeException e) {
+        // an uncommitted file holds no data of the table: left behind, it is only an orphan
+        LOG.warn(
+            "Table {}: could not delete uncommitted delete file {}", table.name(), location, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.deletes;
+
+import java.util.function.Supplier;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+
+/** A table's operations whose every commit fails with the given exception, and is counted. */
+final class FailingCommits implements TableOperations {
+  private final TableOperations ops;
+  private final Supplier<RuntimeException> failure;
+  private int commits;
+  private RuntimeException lastFailure;
+
+  FailingCommits(TableOperations ops, Supplier<RuntimeException> failure) {
+    this.ops = ops;
+    this.failure = failure;
+  }
+
+  int commits() {
+    return commits;
+  }
+
+  RuntimeException lastFailure() {
+    return lastFailure;
+  }
+
+  @Override
+  public void commit(TableMetadata base, TableMetadata metadata) {
+    commits++;
+    lastFailure = failure.get();
+    throw lastFailure;
+  }
+
+  @Override
+  public TableMetadata current() {
+    return ops.current();
+  }
+
+  @Override
+  public TableMetadata refresh() {
+    return ops.refresh();
+  }
+
+  @Override
+  public FileIO io() {
+    return ops.io();
+  }
+
+  @Override
+  public EncryptionManager encryption() {
+    return ops.encryption();
+  }
+
+  @Override
+  public String metadataFileLocation(String fileName) {
+    return ops.metadataFileLocation(fileName);
+  }
+
+  @Override
+  public LocationProvider locationProvider() {
+    return ops.locationProvider();
+  }
+
+  @Override
+  public long newSnapshotId() {
+    return ops.newSnapshotId();
+  }
+}
