@@ -50,7 +50,7 @@ class ArchitectureTest {
     ARROWS.put(
         "write", Set.of("catalog", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
-    ARROWS.put("commit", Set.of("config", "control", "metrics", "write"));
+    ARROWS.put("commit", Set.of("config", "control", "deletes", "metrics", "write"));
   }
 
   private static JavaClasses classes;

@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
+import io.floe.connect.deletes.UpsertCommit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,9 +19,11 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
+import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -43,6 +46,9 @@ import org.slf4j.LoggerFactory;
  */
 final class TableCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(TableCommitter.class);
+
+  /** How often an upsert commit locates its keys again after a conflicting commit. */
+  private static final int UPSERT_ATTEMPTS = 3;
 
   private final Catalog catalog;
   private final String groupId;
@@ -136,7 +142,10 @@ final class TableCommitter {
       prepared.forEach(table -> failures.put(table.name(), cause));
       return new Outcome(committed, failures);
     }
-    if (catalog instanceof RESTCatalog rest && prepared.size() > 1) {
+    // an upsert table commits on its own: it locates keys and retries conflicts itself
+    if (catalog instanceof RESTCatalog rest
+        && prepared.size() > 1
+        && prepared.stream().noneMatch(TableCommitter::isUpsert)) {
       try {
         committed.putAll(commitAtomically(rest, prepared, cycle));
       } catch (RuntimeException e) {
@@ -194,6 +203,9 @@ final class TableCommitter {
   }
 
   private TableResult commitOne(Prepared prepared, Cycle cycle) {
+    if (isUpsert(prepared)) {
+      return commitUpsert(prepared, cycle);
+    }
     AppendFiles append = prepared.table().newFastAppend();
     TableResult result = fill(append, prepared, cycle);
     append.commit();
@@ -233,6 +245,15 @@ final class TableCommitter {
     long records = 0;
     long bytes = 0;
     for (PendingEvent event : prepared.events()) {
+      if (event.event().content() != ManifestContent.DATA) {
+        // only upsert mode ships key files, and they are never committed as they are
+        throw new IllegalStateException(
+            "Table "
+                + prepared.name()
+                + ": manifest "
+                + event.event().manifestLocation()
+                + " lists key files, which only an upsert commit may read");
+      }
       append.appendManifest(new EventManifest(event.event()));
       files += event.event().fileCount();
       records += event.event().recordCount();
@@ -243,10 +264,28 @@ final class TableCommitter {
       // total-files-size would stay 0, and tools reading summaries would see an empty table
       append.set(SnapshotSummary.ADDED_FILE_SIZE_PROP, Long.toString(bytes));
     }
+    Long validThrough = mark(append, prepared, cycle);
+    return new TableResult(
+        null,
+        prepared.events().size(),
+        files,
+        records,
+        bytes,
+        validThrough,
+        prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
+  }
+
+  /**
+   * Sets the cycle's marks on a table's commit (commit id, control and source offsets, watermark)
+   * and the check that no commit of this connector landed since the events were checked.
+   *
+   * @return the table's watermark after the commit, null if it has none
+   */
+  private Long mark(SnapshotUpdate<?> update, Prepared prepared, Cycle cycle) {
     Map<Integer, Long> position = new TreeMap<>(cycle.controlPosition());
-    append.set(CommitMarks.COMMIT_ID, cycle.commitId().toString());
-    append.set(CommitMarks.CONNECTOR, connectorName);
-    append.set(
+    update.set(CommitMarks.COMMIT_ID, cycle.commitId().toString());
+    update.set(CommitMarks.CONNECTOR, connectorName);
+    update.set(
         CommitMarks.CONTROL_OFFSETS + groupId,
         CommitMarks.controlOffsets(controlTopic.name(), controlTopic.id().toString(), position));
     // the table's previous offsets carry over for the partitions this cycle brings nothing of
@@ -254,7 +293,7 @@ final class TableCommitter {
         new HashMap<>(prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
     cycle.sourceOffsets().forEach((p, offset) -> sourceOffsets.merge(p, offset, Math::max));
     if (!sourceOffsets.isEmpty()) {
-      append.set(CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(sourceOffsets));
+      update.set(CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(sourceOffsets));
     }
     Long previous = prepared.base().map(CommitMarks.Mark::validThroughMs).orElse(null);
     Long validThrough = null;
@@ -267,18 +306,56 @@ final class TableCommitter {
       validThrough = previous;
     }
     if (validThrough != null) {
-      append.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
+      update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
     }
     Long expectedBase = prepared.base().map(CommitMarks.Mark::snapshotId).orElse(null);
-    append.validateWith(new NoCommitSince(groupId, expectedBase));
-    return new TableResult(
-        null,
-        prepared.events().size(),
-        files,
-        records,
-        bytes,
-        validThrough,
-        prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
+    update.validateWith(new NoCommitSince(groupId, expectedBase));
+    return validThrough;
+  }
+
+  /**
+   * Upsert mode: the workers' data files (the final images) and key files (every key deleted or
+   * upserted) go in as one {@code RowDelta} that also deletes the stored rows of those keys, with
+   * deletion vectors (v3) or position deletes (v2). The key files and the workers' manifests are
+   * deleted once the commit is in: nothing refers to them then.
+   */
+  private TableResult commitUpsert(Prepared prepared, Cycle cycle) {
+    UpsertEvents events = UpsertEvents.read(prepared.table(), prepared.events());
+    Long[] validThrough = new Long[1];
+    UpsertCommit.Outcome outcome =
+        new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS)
+            .commit(
+                events.keys(),
+                events.dataFiles(),
+                "floe-" + cycle.commitId(),
+                (delta, base) -> validThrough[0] = mark(delta, prepared, cycle));
+    prepared.table().refresh();
+    LOG.info(
+        "Table {}: cycle {} replaced or deleted {} stored rows of {} keys with {} delete files"
+            + " ({} replaced), located in {}",
+        prepared.name(),
+        cycle.commitId(),
+        outcome.deletes().rowsDeleted(),
+        events.keys().size(),
+        outcome.deletes().added().size(),
+        outcome.deletes().rewritten().size(),
+        outcome.resolution());
+    events.deleteTransportFiles(prepared.table());
+    TableResult result =
+        new TableResult(
+            null,
+            prepared.events().size(),
+            events.dataFiles().size(),
+            events.records(),
+            events.bytes(),
+            validThrough[0],
+            prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
+    return withSnapshot(result, prepared.table(), cycle.commitId());
+  }
+
+  private static boolean isUpsert(Prepared prepared) {
+    return prepared.events().stream()
+        .anyMatch(event -> event.event().content() == ManifestContent.DELETES);
   }
 
   private static TableResult withSnapshot(TableResult result, Table table, UUID commitId) {

@@ -1,0 +1,291 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import io.floe.connect.control.DataWritten;
+import io.floe.connect.control.EventManifest;
+import io.floe.connect.deletes.RetiredKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One upsert table's pending events, read: the data files of the workers' data manifests (the final
+ * images of upserted keys) and the keys of their key files (every key deleted or upserted).
+ *
+ * <p>In upsert mode a worker's manifest with content {@code DELETES} is a transport, never part of
+ * the table: it lists key files as equality-delete entries of spec 0 (unpartitioned), each a
+ * Parquet file of the table's key columns. The coordinator reads the keys, writes deletion vectors
+ * or position deletes for the rows that hold them, and deletes the key files and every manifest of
+ * the cycle once its commit is in.
+ */
+final class UpsertEvents {
+  private static final Logger LOG = LoggerFactory.getLogger(UpsertEvents.class);
+
+  /** The spec key manifests are written in: their entries have no partition. */
+  private static final Map<Integer, PartitionSpec> KEY_SPECS =
+      Map.of(0, PartitionSpec.unpartitioned());
+
+  /**
+   * Manifests a worker wrote have no snapshot id yet (the commit assigns it when a manifest goes in
+   * as it is); Iceberg reads a manifest only with one, which the entries then inherit. Files are
+   * rebuilt from what was read, so this placeholder ends up nowhere.
+   */
+  private static final long READ_SNAPSHOT_ID = 0L;
+
+  private final List<DataFile> dataFiles;
+  private final RetiredKeys keys;
+  private final List<String> transportFiles;
+  private final long records;
+  private final long bytes;
+
+  private UpsertEvents(
+      List<DataFile> dataFiles,
+      RetiredKeys keys,
+      List<String> transportFiles,
+      long records,
+      long bytes) {
+    this.dataFiles = dataFiles;
+    this.keys = keys;
+    this.transportFiles = transportFiles;
+    this.records = records;
+    this.bytes = bytes;
+  }
+
+  static UpsertEvents read(Table table, List<PendingEvent> events) {
+    List<DataFile> dataFiles = new ArrayList<>();
+    List<DeleteFile> keyFiles = new ArrayList<>();
+    List<String> transport = new ArrayList<>();
+    long records = 0;
+    long bytes = 0;
+    for (PendingEvent pending : events) {
+      DataWritten event = pending.event();
+      ManifestFile manifest = new Readable(new EventManifest(event));
+      transport.add(event.manifestLocation());
+      if (event.content() == ManifestContent.DATA) {
+        try (ManifestReader<DataFile> reader =
+            ManifestFiles.read(manifest, table.io(), table.specs())) {
+          for (DataFile file : reader) {
+            dataFiles.add(DataFiles.builder(table.specs().get(file.specId())).copy(file).build());
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
+        }
+        records += event.recordCount();
+        bytes += event.totalFileSizeBytes();
+      } else {
+        try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
+          for (DeleteFile file : reader) {
+            keyFiles.add(file.copy());
+            transport.add(file.location());
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot read key manifest " + manifest.path(), e);
+        }
+      }
+    }
+    return new UpsertEvents(dataFiles, readKeys(table, keyFiles), transport, records, bytes);
+  }
+
+  /** Every key of the key files, in the internal representation the delete engine compares. */
+  private static RetiredKeys readKeys(Table table, List<DeleteFile> keyFiles) {
+    Set<Integer> keyIds = new TreeSet<>();
+    for (DeleteFile file : keyFiles) {
+      Set<Integer> ids = new TreeSet<>(file.equalityFieldIds());
+      if (!keyIds.isEmpty() && !keyIds.equals(ids)) {
+        throw new IllegalStateException(
+            "Key files of table "
+                + table.name()
+                + " name different key columns: "
+                + keyIds
+                + " and "
+                + ids);
+      }
+      keyIds = ids;
+    }
+    if (keyIds.isEmpty()) {
+      keyIds = table.schema().identifierFieldIds();
+    }
+    if (keyIds.isEmpty()) {
+      throw new IllegalStateException(
+          "Table "
+              + table.name()
+              + " has no identifier fields: upsert mode needs them to find the rows it replaces"
+              + " (set iceberg.table.<table>.id-columns)");
+    }
+    Schema keySchema = TypeUtil.select(table.schema(), keyIds);
+    List<StructLike> keys = new ArrayList<>();
+    for (DeleteFile file : keyFiles) {
+      if (file.format() != FileFormat.PARQUET) {
+        throw new IllegalStateException("Key file " + file.location() + " is not Parquet");
+      }
+      InternalRecordWrapper internal = new InternalRecordWrapper(keySchema.asStruct());
+      try (CloseableIterable<Record> rows =
+          FormatModelRegistry.readBuilder(
+                  FileFormat.PARQUET, Record.class, table.io().newInputFile(file.location()))
+              .project(keySchema)
+              .build()) {
+        for (Record row : rows) {
+          keys.add(copy(keySchema.asStruct(), internal.wrap(row)));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read key file " + file.location(), e);
+      }
+    }
+    return RetiredKeys.of(table.schema(), keyIds, keys);
+  }
+
+  /** A copy of a (reused) wrapped row, nested structs included. */
+  private static GenericRecord copy(Types.StructType type, StructLike row) {
+    GenericRecord copy = GenericRecord.create(type);
+    List<Types.NestedField> fields = type.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      Object value = row.get(i, Object.class);
+      if (value instanceof StructLike nested && fields.get(i).type().isStructType()) {
+        value = copy(fields.get(i).type().asStructType(), nested);
+      }
+      copy.set(i, value);
+    }
+    return copy;
+  }
+
+  List<DataFile> dataFiles() {
+    return dataFiles;
+  }
+
+  RetiredKeys keys() {
+    return keys;
+  }
+
+  long records() {
+    return records;
+  }
+
+  long bytes() {
+    return bytes;
+  }
+
+  /**
+   * Deletes the key files and the workers' manifests, after the commit that used them: the commit
+   * added the data files one by one, so no snapshot refers to any of them. A file that cannot be
+   * deleted is an orphan, not an error.
+   */
+  void deleteTransportFiles(Table table) {
+    for (String location : transportFiles) {
+      try {
+        table.io().deleteFile(location);
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Could not delete {} of table {}; it is an orphan now: {}",
+            location,
+            table.name(),
+            e.toString());
+      }
+    }
+  }
+
+  /** A worker's manifest as Iceberg reads it: with a snapshot id for its entries to inherit. */
+  private record Readable(ManifestFile manifest) implements ManifestFile {
+    @Override
+    public String path() {
+      return manifest.path();
+    }
+
+    @Override
+    public long length() {
+      return manifest.length();
+    }
+
+    @Override
+    public int partitionSpecId() {
+      return manifest.partitionSpecId();
+    }
+
+    @Override
+    public ManifestContent content() {
+      return manifest.content();
+    }
+
+    @Override
+    public long sequenceNumber() {
+      return manifest.sequenceNumber();
+    }
+
+    @Override
+    public long minSequenceNumber() {
+      return manifest.minSequenceNumber();
+    }
+
+    @Override
+    public Long snapshotId() {
+      return READ_SNAPSHOT_ID;
+    }
+
+    @Override
+    public Integer addedFilesCount() {
+      return manifest.addedFilesCount();
+    }
+
+    @Override
+    public Long addedRowsCount() {
+      return manifest.addedRowsCount();
+    }
+
+    @Override
+    public Integer existingFilesCount() {
+      return manifest.existingFilesCount();
+    }
+
+    @Override
+    public Long existingRowsCount() {
+      return manifest.existingRowsCount();
+    }
+
+    @Override
+    public Integer deletedFilesCount() {
+      return manifest.deletedFilesCount();
+    }
+
+    @Override
+    public Long deletedRowsCount() {
+      return manifest.deletedRowsCount();
+    }
+
+    @Override
+    public List<PartitionFieldSummary> partitions() {
+      return manifest.partitions();
+    }
+
+    @Override
+    public ManifestFile copy() {
+      return new Readable(manifest.copy());
+    }
+  }
+}

@@ -1,0 +1,317 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.connect.control.ControlTopic;
+import io.floe.connect.control.DataWritten;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The coordinator's upsert commit: workers' data manifests (final images) and key manifests (keys
+ * to retire) become one commit that adds the images and deletes the stored rows of the keys, with
+ * deletion vectors (v3) or position deletes (v2), exactly once across replays.
+ */
+class TableCommitterUpsertTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              Types.NestedField.required(1, "id", Types.LongType.get()),
+              Types.NestedField.optional(2, "name", Types.StringType.get()),
+              Types.NestedField.required(3, "part", Types.IntegerType.get())),
+          Set.of(1));
+  private static final PartitionSpec SPEC =
+      PartitionSpec.builderFor(SCHEMA).identity("part").build();
+  private static final String GROUP = "connect-orders";
+  private static final ControlTopic TOPIC =
+      new ControlTopic(
+          "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
+
+  @TempDir Path dir;
+  private JdbcCatalog catalog;
+  private Table table;
+
+  @BeforeEach
+  void createCatalog() {
+    catalog = new JdbcCatalog();
+    catalog.initialize(
+        "test",
+        Map.of(
+            "uri",
+            "jdbc:sqlite:" + dir.resolve("catalog.db"),
+            "warehouse",
+            dir.resolve("warehouse").toString(),
+            "jdbc.schema-version",
+            "V1"));
+    catalog.createNamespace(Namespace.of("db"));
+  }
+
+  @AfterEach
+  void closeCatalog() throws IOException {
+    catalog.close();
+  }
+
+  private void createTable(int formatVersion) {
+    table =
+        catalog.createTable(
+            TableIdentifier.of("db", "orders"),
+            SCHEMA,
+            SPEC,
+            Map.of("format-version", Integer.toString(formatVersion)));
+  }
+
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void upsertsReplaceAndDeleteStoredRowsOnceAcrossReplays(int formatVersion) {
+    createTable(formatVersion);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    List<Record> first = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      first.add(row(id, "first"));
+    }
+    UUID one = UUID.randomUUID();
+    List<PendingEvent> cycleOne = events(one, 0, first, ids(0, 10));
+    assertThat(committer.commit(cycle(one, cycleOne, 2, 10)).failures()).isEmpty();
+    assertThat(rows()).hasSize(10).containsEntry(3L, "first");
+
+    // key 3 upserted, key 5 deleted, key 42 deleted though never stored
+    UUID two = UUID.randomUUID();
+    List<PendingEvent> cycleTwo = events(two, 2, List.of(row(3, "second")), List.of(3L, 5L, 42L));
+    List<String> transport = transportFiles(cycleTwo);
+    TableCommitter.Outcome outcome = committer.commit(cycle(two, cycleTwo, 4, 20));
+    assertThat(outcome.failures()).isEmpty();
+    Map<Long, String> expected = new TreeMap<>();
+    for (long id = 0; id < 10; id++) {
+      expected.put(id, "first");
+    }
+    expected.put(3L, "second");
+    expected.remove(5L);
+    assertThat(rows()).isEqualTo(expected);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.commit-id", two.toString())
+        .containsEntry("floe.source-offsets." + GROUP, "{\"orders\":{\"0\":20}}");
+    assertThat(CommitMarks.latest(table, GROUP).orElseThrow().offsets()).isEqualTo(Map.of(0, 4L));
+    for (String location : transport) {
+      assertThat(table.io().newInputFile(location).exists())
+          .as("%s, needed by no snapshot", location)
+          .isFalse();
+    }
+    long snapshots = count(table.snapshots());
+
+    // the same cycle again, as after a coordinator that committed it and died: nothing changes
+    committer.commit(cycle(two, cycleTwo, 4, 20));
+    table.refresh();
+    assertThat(count(table.snapshots())).isEqualTo(snapshots);
+    assertThat(rows()).isEqualTo(expected);
+
+    List<DeleteFile> deletes = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> deletes.addAll(task.deletes()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(deletes).isNotEmpty();
+    for (DeleteFile delete : deletes) {
+      assertThat(delete.content()).isEqualTo(FileContent.POSITION_DELETES);
+      assertThat(delete.format())
+          .isEqualTo(formatVersion >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
+    }
+  }
+
+  private static long count(Iterable<?> items) {
+    long n = 0;
+    for (Object ignored : items) {
+      n++;
+    }
+    return n;
+  }
+
+  private static List<Long> ids(long from, long to) {
+    List<Long> ids = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  private Map<Long, String> rows() {
+    table.refresh();
+    Map<Long, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        assertThat(rows.put((Long) record.getField("id"), (String) record.getField("name")))
+            .as("a second row of key %s", record.getField("id"))
+            .isNull();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private static Record row(long id, String name) {
+    GenericRecord row = GenericRecord.create(SCHEMA);
+    row.setField("id", id);
+    row.setField("name", name);
+    row.setField("part", (int) (id % 3));
+    return row;
+  }
+
+  private static TableCommitter.Cycle cycle(
+      UUID id, List<PendingEvent> events, long position, long sourceOffset) {
+    return new TableCommitter.Cycle(
+        id,
+        TableCommitter.byTable(events),
+        Map.of(0, position),
+        Map.of(new TopicPartition("orders", 0), sourceOffset),
+        OptionalLong.empty(),
+        false);
+  }
+
+  /** What a worker ships for a cycle: a data manifest of the images and a key manifest. */
+  private List<PendingEvent> events(
+      UUID commitId, long controlOffset, List<Record> images, List<Long> retired) {
+    OutputFileFactory outputs =
+        OutputFileFactory.builderFor(table, 1, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .build();
+    List<PendingEvent> events = new ArrayList<>();
+    if (!images.isEmpty()) {
+      GenericFileWriterFactory writers =
+          new GenericFileWriterFactory.Builder(table).dataSchema(table.schema()).build();
+      List<DataFile> files = new ArrayList<>();
+      Map<Integer, List<Record>> byPart = new TreeMap<>();
+      images.forEach(
+          r -> byPart.computeIfAbsent((Integer) r.getField("part"), p -> new ArrayList<>()).add(r));
+      for (List<Record> partRows : byPart.values()) {
+        PartitionKey partition = new PartitionKey(SPEC, SCHEMA);
+        partition.partition(partRows.get(0));
+        DataWriter<Record> writer =
+            writers.newDataWriter(outputs.newOutputFile(SPEC, partition), SPEC, partition);
+        try (writer) {
+          partRows.forEach(writer::write);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        files.add(writer.toDataFile());
+      }
+      ManifestWriter<DataFile> manifest =
+          ManifestFiles.write(
+              TableUtil.formatVersion(table),
+              SPEC,
+              table.io().newOutputFile(metadata("data-" + UUID.randomUUID() + "-m.avro")),
+              null);
+      try (manifest) {
+        files.forEach(manifest::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      events.add(pending(commitId, controlOffset, manifest.toManifestFile(), files));
+    }
+    Schema keySchema = table.schema().select("id");
+    GenericFileWriterFactory keyWriters =
+        new GenericFileWriterFactory.Builder(table)
+            .equalityFieldIds(new int[] {1})
+            .equalityDeleteRowSchema(keySchema)
+            .build();
+    EqualityDeleteWriter<Record> keys =
+        keyWriters.newEqualityDeleteWriter(
+            outputs.newOutputFile(), PartitionSpec.unpartitioned(), null);
+    try (keys) {
+      for (long id : retired) {
+        GenericRecord key = GenericRecord.create(keySchema);
+        key.setField("id", id);
+        keys.write(key);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ManifestWriter<DeleteFile> keyManifest =
+        ManifestFiles.writeDeleteManifest(
+            TableUtil.formatVersion(table),
+            PartitionSpec.unpartitioned(),
+            table.io().newOutputFile(metadata("keys-" + UUID.randomUUID() + "-m.avro")),
+            null);
+    try (keyManifest) {
+      keyManifest.add(keys.toDeleteFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    events.add(
+        new PendingEvent(
+            0,
+            controlOffset + 1,
+            DataWritten.of(
+                commitId,
+                "db.orders",
+                table.uuid(),
+                keyManifest.toManifestFile(),
+                keys.toDeleteFile().fileSizeInBytes())));
+    return events;
+  }
+
+  private PendingEvent pending(
+      UUID commitId, long controlOffset, ManifestFile manifest, List<DataFile> files) {
+    long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    return new PendingEvent(
+        0, controlOffset, DataWritten.of(commitId, "db.orders", table.uuid(), manifest, bytes));
+  }
+
+  private String metadata(String name) {
+    return table.location() + "/metadata/" + name;
+  }
+
+  /** The manifests and key files a cycle's events name. */
+  private List<String> transportFiles(List<PendingEvent> events) {
+    List<String> files = new ArrayList<>();
+    for (PendingEvent event : events) {
+      files.add(event.event().manifestLocation());
+    }
+    return files;
+  }
+}
