@@ -54,7 +54,13 @@ public final class SparkReader {
         JavaProcess.run(
             "spark-reader",
             libDir(),
-            List.of("-Xmx1g", "-XX:TieredStopAtLevel=1"),
+            List.of(
+                "-Xmx1g",
+                "-XX:TieredStopAtLevel=1",
+                // as Spark's launcher opens them: Arrow, under Iceberg's vectorized reads of
+                // files with deletes, needs direct buffer addresses
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"),
             MAIN,
             args,
             dir);
@@ -98,6 +104,19 @@ public final class SparkReader {
       }
     }
     return new View(columns, describeError, rows, readError);
+  }
+
+  /**
+   * A row read by Iceberg's generic reader, in the reader's notation, with only the top-level
+   * columns of {@code schema}: the generic reader adds the row position {@code _pos} to rows of
+   * files that have deletes, which Spark does not show.
+   */
+  public static String render(Record row, org.apache.iceberg.Schema schema) {
+    StringJoiner joined = new StringJoiner(", ", "{", "}");
+    for (Types.NestedField field : schema.columns()) {
+      joined.add(field.name() + "=" + render(row.getField(field.name())));
+    }
+    return joined.toString();
   }
 
   /**
