@@ -1,0 +1,215 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.upsert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.it.stack.Await;
+import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
+import io.floe.it.stack.SparkReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Upsert mode end to end: a Debezium-shaped stream (snapshot reads, updates, deletes with
+ * tombstones, creates and primary-key changes, over 4 partitions) into a format v3 table (deletion
+ * vectors) and a format v2 table (position deletes), each by its own 2-task connector on 2 workers,
+ * one of which is killed with SIGKILL mid-stream and replaced. Both tables end equal to the source
+ * table (one row per live key with its last image, no row of a deleted key), hold no equality
+ * delete, and Apache Spark reads exactly those rows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DebeziumUpsertIT {
+  private static final String TOPIC = "customers";
+  private static final int PARTITIONS = 4;
+  private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
+  private KafkaBroker broker;
+  private RestCatalogServer rest;
+  private Catalog catalog;
+  private ConnectWorker worker1;
+  private ConnectWorker worker2;
+  private KafkaProducer<String, String> producer;
+
+  @BeforeAll
+  void startStack() {
+    broker = services.own(KafkaBroker.start());
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    catalog = services.catalog("test", rest.clientProperties());
+    worker1 = startWorker();
+    worker2 = startWorker();
+    producer = services.own(broker.stringProducer());
+  }
+
+  private ConnectWorker startWorker() {
+    return services.own(
+        ConnectWorker.start(
+            broker,
+            PluginInstall.pluginPath(),
+            new ConnectWorker.Options()
+                .groupId("upsert")
+                .workerProperty("consumer.session.timeout.ms", "10000")
+                .workerProperty("consumer.heartbeat.interval.ms", "1000")));
+  }
+
+  private Map<String, String> connector(String table, int formatVersion) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", "io.floe.connect.IcebergSinkConnector");
+    config.put("tasks.max", "2");
+    config.put("topics", TOPIC);
+    config.put("consumer.override.isolation.level", "read_committed");
+    config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("key.converter.schemas.enable", "true");
+    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "true");
+    config.put("iceberg.tables", table);
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.tables.upsert-mode-enabled", "true");
+    config.put("iceberg.table." + table + ".id-columns", "id");
+    if (formatVersion != 3) {
+      config.put(
+          "iceberg.tables.auto-create-props.format-version", Integer.toString(formatVersion));
+    }
+    config.put("iceberg.control.topic", "control-" + table.replace('.', '-'));
+    config.put("iceberg.control.commit.interval-ms", "2000");
+    config.put("iceberg.control.commit.timeout-ms", "1500");
+    config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
+    rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    return config;
+  }
+
+  private void send(List<ProducerRecord<String, String>> records) throws Exception {
+    List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+    for (ProducerRecord<String, String> record : records) {
+      sent.add(producer.send(record));
+    }
+    for (var future : sent) {
+      future.get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void bothTablesMirrorTheSourceAfterAWorkerIsKilledAndSparkReadsThem() throws Exception {
+    broker.createTopic(TOPIC, PARTITIONS);
+    Map<String, Integer> tables = Map.of("db.customers_v3", 3, "db.customers_v2", 2);
+    tables.forEach(
+        (table, version) ->
+            worker1.rest().putConnector(table.replace('.', '-'), connector(table, version)));
+    for (String table : tables.keySet()) {
+      worker1.rest().awaitRunning(table.replace('.', '-'), 2, Duration.ofSeconds(90));
+    }
+
+    DebeziumStream stream = new DebeziumStream(TOPIC, PARTITIONS, 20261204L);
+    send(stream.snapshot(400));
+    send(stream.changes(600));
+    Thread.sleep(2500); // a commit cycle or so: the kill lands while cycles are under way
+    worker2.kill();
+    send(stream.changes(600));
+    worker2 = startWorker();
+    send(stream.changes(400));
+
+    Map<Long, String> expected = new TreeMap<>();
+    stream.live().forEach((id, row) -> expected.put(id, row.name() + "@" + row.version()));
+    for (Map.Entry<String, Integer> table : tables.entrySet()) {
+      Await.until(
+          "table " + table.getKey() + " to mirror the source's " + expected.size() + " rows",
+          CONVERGE,
+          () -> rows(table.getKey()),
+          rows -> rows.equals(expected));
+      assertDeletes(table.getKey(), table.getValue());
+    }
+
+    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
+    for (String table : tables.keySet()) {
+      SparkReader.View view = spark.get(table);
+      assertThat(view.readError()).as("Spark reading %s", table).isNull();
+      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
+      assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
+    }
+  }
+
+  /** The table's rows as {@code id -> name@version}; fails on a second row of one key. */
+  private Map<Long, String> rows(String name) {
+    TableIdentifier id = TableIdentifier.parse(name);
+    Map<Long, String> rows = new TreeMap<>();
+    if (!catalog.tableExists(id)) {
+      return rows;
+    }
+    Table table = catalog.loadTable(id);
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        String previous =
+            rows.put(
+                (Long) record.getField("id"),
+                record.getField("name") + "@" + record.getField("version"));
+        assertThat(previous)
+            .as("a second row of key %s in %s", record.getField("id"), name)
+            .isNull();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private List<String> rendered(String name) {
+    List<String> rows = new ArrayList<>();
+    Table table = catalog.loadTable(TableIdentifier.parse(name));
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      records.forEach(record -> rows.add(SparkReader.render(record, table.schema())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private void assertDeletes(String name, int formatVersion) {
+    Table table = catalog.loadTable(TableIdentifier.parse(name));
+    List<DeleteFile> deletes = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> deletes.addAll(task.deletes()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(deletes).as("live delete files of %s", name).isNotEmpty();
+    for (DeleteFile delete : deletes) {
+      assertThat(delete.content())
+          .as("%s", delete.location())
+          .isEqualTo(FileContent.POSITION_DELETES);
+      assertThat(delete.format())
+          .isEqualTo(formatVersion >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
+    }
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-equality-deletes", "0");
+  }
+}
