@@ -43,7 +43,7 @@ class ArchitectureTest {
     ARROWS.put("files", Set.of());
     ARROWS.put("deletes", Set.of("files"));
     ARROWS.put("avro", Set.of("version"));
-    ARROWS.put("config", Set.of("convert"));
+    ARROWS.put("config", Set.of("cdc", "convert"));
     ARROWS.put("catalog", Set.of("config"));
     ARROWS.put("route", Set.of("config"));
     ARROWS.put("schema", Set.of("avro", "catalog", "convert"));
