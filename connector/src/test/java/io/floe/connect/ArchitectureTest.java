@@ -48,7 +48,8 @@ class ArchitectureTest {
     ARROWS.put("route", Set.of("config"));
     ARROWS.put("schema", Set.of("avro", "catalog", "convert"));
     ARROWS.put(
-        "write", Set.of("catalog", "config", "convert", "files", "metrics", "route", "schema"));
+        "write",
+        Set.of("catalog", "cdc", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
     ARROWS.put("commit", Set.of("config", "control", "metrics", "write"));
   }

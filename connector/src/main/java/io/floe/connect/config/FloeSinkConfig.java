@@ -111,6 +111,26 @@ public final class FloeSinkConfig extends AbstractConfig {
         table, t -> TableConfig.parse(t, props, tables.defaultPartitionBy(), upsert));
   }
 
+  /**
+   * Whether any table may be in upsert mode: by {@code iceberg.tables.upsert-mode-enabled}, or by a
+   * table's own {@code upsert-mode-enabled}. When not, the write path does no upsert work at all.
+   */
+  public boolean upsertModeUsed() {
+    if (upsert.enabled()) {
+      return true;
+    }
+    for (Map.Entry<String, String> prop : props.entrySet()) {
+      boolean own =
+          TableConfig.split(prop.getKey())
+              .map(parts -> parts.getValue().equals(TableConfig.UPSERT_MODE_ENABLED))
+              .orElse(false);
+      if (own && prop.getValue().trim().equalsIgnoreCase("true")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public boolean evolveSchemaEnabled() {
     return tables.evolveSchemaEnabled();
   }
