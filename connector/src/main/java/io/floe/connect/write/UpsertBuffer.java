@@ -145,9 +145,11 @@ final class UpsertBuffer {
     fold.add(change);
     if (change.key() != null) {
       converted.put(change.key(), new Converted(row, key, schemaId));
-      SinkRecord record = change.record();
-      sources.add(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
     }
+    // skips too: the fold checks offset order per source partition, so a partition read again
+    // from an earlier offset must find the fold dropped
+    SinkRecord record = change.record();
+    sources.add(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
   }
 
   /** Whether no key changed since the last hand-over. */
@@ -155,7 +157,7 @@ final class UpsertBuffer {
     return fold.isEmpty();
   }
 
-  /** The source partitions whose changes are folded here. */
+  /** The source partitions whose changes (skips included) were folded in since the last drop. */
   Set<TopicPartition> sources() {
     return sources;
   }

@@ -324,6 +324,28 @@ class UpsertModeTest {
   }
 
   @Test
+  void aPartitionThatOnlySkippedIsReadAgainAfterItIsRevoked() {
+    try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
+      SinkRecord created =
+          new SinkRecord(
+              TOPIC,
+              1,
+              null,
+              null,
+              ENVELOPE,
+              new Struct(ENVELOPE).put("op", "c").put("after", row(2, "b")),
+              20);
+      writer.write(List.of(envelope(5, "m", null, null), created));
+      assertThat(writer.abandon(List.of(new TopicPartition(TOPIC, 0))))
+          .isEqualTo(Map.of(new TopicPartition(TOPIC, 1), 20L));
+
+      writer.write(List.of(envelope(5, "m", null, null), created));
+      HandOver handOver = writer.handOver();
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(2L, "b"));
+    }
+  }
+
+  @Test
   void aResetDropsTheFold() {
     try (SinkWriter writer = writer(Map.of())) {
       writer.write(List.of(envelope(0, "c", null, row(1, "a"))));
