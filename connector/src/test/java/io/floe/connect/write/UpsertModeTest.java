@@ -116,6 +116,12 @@ class UpsertModeTest {
     return new SinkRecord(TOPIC, 0, null, null, ENVELOPE, value, offset, 1_000L + offset, null);
   }
 
+  /** Key 2 created at offset 20 of partition 1. */
+  private static SinkRecord createdOnPartition1() {
+    Struct value = new Struct(ENVELOPE).put("op", "c").put("after", row(2, "b"));
+    return new SinkRecord(TOPIC, 1, null, null, ENVELOPE, value, 20);
+  }
+
   private static SinkRecord flat(long offset, long id, String name, String op, String deleted) {
     Struct value =
         new Struct(FLAT).put("id", id).put("name", name).put("__op", op).put("__deleted", deleted);
@@ -301,17 +307,7 @@ class UpsertModeTest {
   @Test
   void revokingAPartitionDropsTheFoldItFedAndRewindsTheOthersThatFedIt() {
     try (SinkWriter writer = writer(Map.of())) {
-      writer.write(
-          List.of(
-              envelope(10, "c", null, row(1, "a")),
-              new SinkRecord(
-                  TOPIC,
-                  1,
-                  null,
-                  null,
-                  ENVELOPE,
-                  new Struct(ENVELOPE).put("op", "c").put("after", row(2, "b")),
-                  20)));
+      writer.write(List.of(envelope(10, "c", null, row(1, "a")), createdOnPartition1()));
       Map<TopicPartition, Long> rewind = writer.abandon(List.of(new TopicPartition(TOPIC, 1)));
       assertThat(rewind).isEqualTo(Map.of(new TopicPartition(TOPIC, 0), 10L));
 
@@ -326,15 +322,7 @@ class UpsertModeTest {
   @Test
   void aPartitionThatOnlySkippedIsReadAgainAfterItIsRevoked() {
     try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
-      SinkRecord created =
-          new SinkRecord(
-              TOPIC,
-              1,
-              null,
-              null,
-              ENVELOPE,
-              new Struct(ENVELOPE).put("op", "c").put("after", row(2, "b")),
-              20);
+      SinkRecord created = createdOnPartition1();
       writer.write(List.of(envelope(5, "m", null, null), created));
       assertThat(writer.abandon(List.of(new TopicPartition(TOPIC, 0))))
           .isEqualTo(Map.of(new TopicPartition(TOPIC, 1), 20L));
