@@ -43,12 +43,13 @@ class ArchitectureTest {
     ARROWS.put("files", Set.of());
     ARROWS.put("deletes", Set.of("files"));
     ARROWS.put("avro", Set.of("version"));
-    ARROWS.put("config", Set.of("convert"));
+    ARROWS.put("config", Set.of("cdc", "convert"));
     ARROWS.put("catalog", Set.of("config"));
     ARROWS.put("route", Set.of("config"));
     ARROWS.put("schema", Set.of("avro", "catalog", "convert"));
     ARROWS.put(
-        "write", Set.of("catalog", "config", "convert", "files", "metrics", "route", "schema"));
+        "write",
+        Set.of("catalog", "cdc", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
     ARROWS.put("commit", Set.of("config", "control", "deletes", "metrics", "write"));
   }

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Loads tables, and creates missing ones when {@code iceberg.tables.auto-create-enabled} is on:
  * with the table's partition spec, identifier fields ({@code id-columns}) and {@code
- * auto-create-props.*}, in a namespace created when missing. Tasks creating the same table at once
- * converge: the loser of the race loads the winner's table.
+ * auto-create-props.*} (format version 2, or 3 for a table in upsert mode, unless they set one), in
+ * a namespace created when missing. Tasks creating the same table at once converge: the loser of
+ * the race loads the winner's table.
  */
 public final class TableProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TableProvider.class);
@@ -37,6 +38,12 @@ public final class TableProvider {
    * Table format version of auto-created tables unless {@code auto-create-props} says otherwise.
    */
   static final String DEFAULT_FORMAT_VERSION = "2";
+
+  /**
+   * Format version of auto-created tables in upsert mode unless {@code auto-create-props} says
+   * otherwise: the version with deletion vectors.
+   */
+  static final String UPSERT_FORMAT_VERSION = "3";
 
   private final Catalog catalog;
   private final FloeSinkConfig config;
@@ -99,7 +106,9 @@ public final class TableProvider {
           e);
     }
     Map<String, String> props = new HashMap<>();
-    props.put(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
+    props.put(
+        TableProperties.FORMAT_VERSION,
+        tableConfig.upsert().isPresent() ? UPSERT_FORMAT_VERSION : DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
     createNamespaceIfMissing(id.namespace());
     try {

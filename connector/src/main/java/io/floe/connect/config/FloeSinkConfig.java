@@ -32,6 +32,7 @@ public final class FloeSinkConfig extends AbstractConfig {
   private final RoutingKeys routing;
   private final TableKeys tables;
   private final WriterKeys writer;
+  private final UpsertKeys upsert;
   private final CatalogKeys catalog;
   private final CommitKeys commit;
   private final KafkaKeys kafka;
@@ -45,6 +46,7 @@ public final class FloeSinkConfig extends AbstractConfig {
     this.routing = RoutingKeys.parse(this);
     this.tables = TableKeys.parse(this);
     this.writer = WriterKeys.parse(this);
+    this.upsert = UpsertKeys.parse(this);
     this.catalog = CatalogKeys.parse(this);
     this.commit = CommitKeys.parse(this);
     this.kafka = KafkaKeys.parse(this);
@@ -55,6 +57,7 @@ public final class FloeSinkConfig extends AbstractConfig {
     ConfigDef def = new ConfigDef();
     RoutingKeys.define(def);
     WriterKeys.define(def, TableKeys.define(def)); // one group, "Tables"
+    UpsertKeys.define(def);
     CatalogKeys.define(def);
     KafkaKeys.define(def, CommitKeys.define(def)); // one group, "Commit"
     ConversionKeys.define(def);
@@ -105,7 +108,27 @@ public final class FloeSinkConfig extends AbstractConfig {
    */
   public TableConfig tableConfig(String table) {
     return tableConfigs.computeIfAbsent(
-        table, t -> TableConfig.parse(t, props, tables.defaultPartitionBy()));
+        table, t -> TableConfig.parse(t, props, tables.defaultPartitionBy(), upsert));
+  }
+
+  /**
+   * Whether any table may be in upsert mode: by {@code iceberg.tables.upsert-mode-enabled}, or by a
+   * table's own {@code upsert-mode-enabled}. When not, the write path does no upsert work at all.
+   */
+  public boolean upsertModeUsed() {
+    if (upsert.enabled()) {
+      return true;
+    }
+    for (Map.Entry<String, String> prop : props.entrySet()) {
+      boolean own =
+          TableConfig.split(prop.getKey())
+              .map(parts -> parts.getValue().equals(TableConfig.UPSERT_MODE_ENABLED))
+              .orElse(false);
+      if (own && prop.getValue().trim().equalsIgnoreCase("true")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public boolean evolveSchemaEnabled() {

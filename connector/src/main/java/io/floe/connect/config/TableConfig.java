@@ -4,6 +4,7 @@
  */
 package io.floe.connect.config;
 
+import io.floe.connect.cdc.CdcOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,17 +21,25 @@ import java.util.regex.Pattern;
  * @param partitionBy the partition spec used when the table is auto-created
  * @param idColumns the columns that make up the table's Iceberg identifier fields (full names,
  *     dotted for a field of a struct), in the configured order; empty to leave them as they are
+ * @param upsert how the table reads changes from its records, present only if the table is in
+ *     upsert mode ({@code upsert-mode-enabled}, its own or the connector's)
  */
 public record TableConfig(
-    String table, Optional<Pattern> routeRegex, PartitionBy partitionBy, List<String> idColumns) {
+    String table,
+    Optional<Pattern> routeRegex,
+    PartitionBy partitionBy,
+    List<String> idColumns,
+    Optional<CdcOptions> upsert) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
   public static final String PARTITION_BY = "partition-by";
   public static final String ID_COLUMNS = "id-columns";
+  public static final String UPSERT_MODE_ENABLED = "upsert-mode-enabled";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
-  public static final List<String> SETTINGS = List.of(ROUTE_REGEX, PARTITION_BY, ID_COLUMNS);
+  public static final List<String> SETTINGS =
+      List.of(ROUTE_REGEX, PARTITION_BY, ID_COLUMNS, UPSERT_MODE_ENABLED);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -48,7 +57,7 @@ public record TableConfig(
    * @throws IllegalArgumentException naming the key whose value is invalid
    */
   static TableConfig parse(
-      String table, Map<String, String> props, PartitionBy defaultPartitionBy) {
+      String table, Map<String, String> props, PartitionBy defaultPartitionBy, UpsertKeys upsert) {
     Optional<Pattern> regex =
         Optional.ofNullable(props.get(key(table, ROUTE_REGEX))).map(r -> compile(table, r));
     String partitionBy = props.get(key(table, PARTITION_BY));
@@ -65,7 +74,32 @@ public record TableConfig(
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(key(table, ID_COLUMNS) + ": " + e.getMessage(), e);
     }
-    return new TableConfig(table, regex, spec, ids);
+    String upsertMode = props.get(key(table, UPSERT_MODE_ENABLED));
+    boolean upsertEnabled;
+    try {
+      upsertEnabled = upsertMode == null ? upsert.enabled() : parseBoolean(upsertMode);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          key(table, UPSERT_MODE_ENABLED) + ": " + e.getMessage(), e);
+    }
+    return new TableConfig(
+        table, regex, spec, ids, upsertEnabled ? Optional.of(upsert.options()) : Optional.empty());
+  }
+
+  /**
+   * Parses {@code true} or {@code false}, in any case, as Kafka's {@code ConfigDef} does.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  static boolean parseBoolean(String value) {
+    String trimmed = value.trim();
+    if (trimmed.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (trimmed.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException("'" + value + "' is neither true nor false");
   }
 
   /**

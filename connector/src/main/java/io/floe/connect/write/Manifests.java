@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -25,6 +26,10 @@ import org.apache.iceberg.io.OutputFile;
 /**
  * Writes the manifests that hand a task's finished data files over to the coordinator: one per
  * partition spec, next to the table's metadata, without a snapshot id (the commit assigns it).
+ *
+ * <p>In upsert mode, the key files ({@link KeyFiles}) go in one delete manifest of their own, on
+ * the unpartitioned spec (id 0), named {@code <prefix>-k-m.avro}: for the coordinator, a manifest
+ * of content {@code DELETES} lists key files, never delete files to commit.
  */
 public final class Manifests {
   private Manifests() {}
@@ -70,7 +75,33 @@ public final class Manifests {
       }
       written.add(new Written(writer.toManifestFile(), bytes));
     }
+    if (!files.files().keyFiles().isEmpty()) {
+      written.add(writeKeyManifest(files, formatVersion, namePrefix + "-k-m.avro"));
+    }
     return written;
+  }
+
+  private static Written writeKeyManifest(TableFiles files, int formatVersion, String name) {
+    OutputFile out = outputFile(files.table(), name);
+    ManifestWriter<DeleteFile> writer =
+        ManifestFiles.writeDeleteManifest(formatVersion, PartitionSpec.unpartitioned(), out, null);
+    long bytes = 0;
+    try {
+      try (writer) {
+        for (DeleteFile file : files.files().keyFiles()) {
+          writer.add(file);
+          bytes += file.fileSizeInBytes();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Failed to write the key manifest of table "
+              + files.tableName()
+              + " to "
+              + out.location(),
+          e);
+    }
+    return new Written(writer.toManifestFile(), bytes);
   }
 
   private static OutputFile outputFile(Table table, String name) {

@@ -5,7 +5,12 @@
 package io.floe.connect.write;
 
 import io.floe.connect.catalog.TableProvider;
+import io.floe.connect.cdc.BadChangeException;
+import io.floe.connect.cdc.CdcOptions;
+import io.floe.connect.cdc.Change;
+import io.floe.connect.cdc.ChangeCounts;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.TableConfig;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
@@ -26,7 +31,9 @@ import io.floe.connect.schema.SetIdentifierFields;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,12 +41,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -47,6 +56,15 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * converts it with the cached plan of its (record schema, table schema) pair, creates missing
  * tables, and writes the row to the table's writer. It also remembers, per source partition, how
  * far the task got, so that a hand-over commits exactly what was processed.
+ *
+ * <p>A table in upsert mode takes its records as changes of keys, folded until the hand-over by its
+ * {@link UpsertBuffer}; the hand-over writes the final images as data files and the retired keys as
+ * a key file ({@link KeyFiles}). A tombstone has no value to route by: with a static table list and
+ * no route field it deletes its key in every listed table in upsert mode (the other tables ignore
+ * it), and goes to the tombstone outcome only when no table is in upsert mode. With a route field
+ * or dynamic routing a tombstone always goes to the tombstone outcome: deletes must then come as
+ * records that carry the route value (a Debezium {@code d}, or {@code __deleted=true}). When no
+ * table is in upsert mode none of this costs anything.
  *
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */
@@ -61,6 +79,9 @@ public final class SinkWriter implements AutoCloseable {
   private final RecordOutcomes outcomes;
   private final Map<String, TableState> states = new HashMap<>();
   private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
+  private final boolean upsertModeUsed;
+  private final List<String> tombstoneTables;
+  private final Map<String, Optional<UpsertBuffer>> upserts = new LinkedHashMap<>();
   private long bytesAtHandOver;
   private long conversionErrors;
   private long schemaChanges;
@@ -124,6 +145,13 @@ public final class SinkWriter implements AutoCloseable {
     this.metadataColumn = config.kafkaMetadataColumn();
     this.evolveSchemas = config.evolveSchemaEnabled();
     this.outcomes = outcomes;
+    this.upsertModeUsed = config.upsertModeUsed();
+    this.tombstoneTables =
+        upsertModeUsed && config.routeField().isEmpty() && !config.dynamicTablesEnabled()
+            ? config.tables().stream()
+                .filter(table -> config.tableConfig(table).upsert().isPresent())
+                .toList()
+            : List.of();
   }
 
   /** Writes a batch of records; records that cannot be written go to the record outcomes. */
@@ -138,8 +166,10 @@ public final class SinkWriter implements AutoCloseable {
         new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
     long offset = record.originalKafkaOffset();
     long timestamp = record.timestamp() == null ? OffsetRange.NO_TIMESTAMP : record.timestamp();
-    if (record.value() == null) {
+    if (record.value() == null && tombstoneTables.isEmpty()) {
       outcomes.tombstone(record);
+    } else if (record.value() == null) {
+      writeToAll(tombstoneTables, record, origin, offset, timestamp);
     } else {
       List<String> targets;
       try {
@@ -167,11 +197,20 @@ public final class SinkWriter implements AutoCloseable {
       List<String> tables, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
     List<TableState> targets = new ArrayList<>(tables.size());
     List<Record> rows = new ArrayList<>(tables.size());
+    List<FoldedChange> changes = upsertModeUsed ? new ArrayList<>() : List.of();
     for (String table : tables) {
       try {
+        UpsertBuffer upsert = upsertModeUsed ? upsertBuffer(table) : null;
+        if (upsert != null) {
+          changes.add(readChange(table, upsert, record));
+          continue;
+        }
         TableState state = state(table, record);
         rows.add(state.convert(record));
         targets.add(state);
+      } catch (BadChangeException e) {
+        outcomes.failed(record, table, e);
+        return;
       } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
         conversionErrors++;
         outcomes.failed(record, table, e);
@@ -181,22 +220,107 @@ public final class SinkWriter implements AutoCloseable {
     for (int i = 0; i < targets.size(); i++) {
       targets.get(i).writer.write(origin, offset, timestamp, rows.get(i));
     }
+    for (FoldedChange change : changes) {
+      if (change != null) {
+        change.buffer.add(change.change, change.row, change.key, change.schemaId);
+      }
+    }
+  }
+
+  /** A change read and converted, to fold in once every table of the record took it. */
+  private record FoldedChange(
+      UpsertBuffer buffer, Change change, Record row, Record key, int schemaId) {}
+
+  /** The table's upsert buffer, or null if the table appends. */
+  private UpsertBuffer upsertBuffer(String table) {
+    Optional<UpsertBuffer> upsert = upserts.get(table);
+    if (upsert == null) {
+      TableConfig tableConfig = config.tableConfig(table);
+      upsert = tableConfig.upsert().map(options -> newUpsertBuffer(tableConfig, options));
+      upserts.put(table, upsert);
+    }
+    return upsert.orElse(null);
+  }
+
+  private UpsertBuffer newUpsertBuffer(TableConfig tableConfig, CdcOptions options) {
+    if (tableConfig.idColumns().isEmpty()) {
+      throw new ConnectException(
+          "Table "
+              + tableConfig.table()
+              + " is in upsert mode and has no key columns: set "
+              + TableConfig.key(tableConfig.table(), TableConfig.ID_COLUMNS)
+              + ", whose columns become the table's identifier fields and find the rows each change"
+              + " replaces or deletes.");
+    }
+    return new UpsertBuffer(tableConfig.table(), options, tableConfig.idColumns(), convertOptions);
+  }
+
+  /**
+   * Reads the change {@code record} makes to an upsert table and converts its image and key; null
+   * for a delete of a table that does not exist.
+   *
+   * @throws BadChangeException if the record makes no change (a bad record)
+   * @throws org.apache.kafka.connect.errors.DataException if the image or key does not fit the
+   *     table (a bad record)
+   */
+  private FoldedChange readChange(String table, UpsertBuffer upsert, SinkRecord record) {
+    Change change = upsert.read(record);
+    switch (change.kind()) {
+      case UPSERT -> {
+        TableState state = state(table, change.record());
+        Record row = state.convert(change.record());
+        Schema schema = state.writer.schema();
+        Record key = UpsertBuffer.keyOf(row, UpsertBuffer.keySchema(schema));
+        return new FoldedChange(upsert, change, row, key, schema.schemaId());
+      }
+      case DELETE -> {
+        TableState state = existingState(table);
+        if (state == null) {
+          return null; // no table yet, so no row to delete
+        }
+        Schema schema = state.writer.schema();
+        Record key = upsert.keyOf(change.key(), UpsertBuffer.keySchema(schema));
+        return new FoldedChange(upsert, change, null, key, schema.schemaId());
+      }
+      case SKIP -> {
+        return new FoldedChange(upsert, change, null, null, -1);
+      }
+      default -> throw new IllegalStateException("a " + change.kind() + " in table " + table);
+    }
   }
 
   private TableState state(String name, SinkRecord record) {
     TableState state = states.get(name);
     if (state == null) {
-      Table table =
-          tables.load(name).orElseGet(() -> tables.loadOrCreate(name, schemaFor(name, record)));
-      TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
-      state = new TableState(name, table, writer);
-      if (evolveSchemas && metadataColumn.isPresent()) {
-        state.addMetadataColumn(metadataColumn.get());
-      }
-      List<String> idColumns = config.tableConfig(name).idColumns();
-      state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
-      states.put(name, state);
+      state =
+          newState(
+              name,
+              tables
+                  .load(name)
+                  .orElseGet(() -> tables.loadOrCreate(name, schemaFor(name, record))));
     }
+    return state;
+  }
+
+  /** The state of a table that exists, or null. */
+  private TableState existingState(String name) {
+    TableState state = states.get(name);
+    if (state == null) {
+      Optional<Table> table = tables.load(name);
+      state = table.isPresent() ? newState(name, table.get()) : null;
+    }
+    return state;
+  }
+
+  private TableState newState(String name, Table table) {
+    TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
+    TableState state = new TableState(name, table, writer);
+    if (evolveSchemas && metadataColumn.isPresent()) {
+      state.addMetadataColumn(metadataColumn.get());
+    }
+    List<String> idColumns = config.tableConfig(name).idColumns();
+    state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
+    states.put(name, state);
     return state;
   }
 
@@ -214,7 +338,11 @@ public final class SinkWriter implements AutoCloseable {
    * writer holds nothing and goes on writing.
    */
   public HandOver handOver() {
+    Map<TableIdentifier, DeleteFile> keyFiles = upserts.isEmpty() ? Map.of() : flushUpserts();
     List<WrittenFiles> written = pool.complete();
+    if (!keyFiles.isEmpty()) {
+      written = withKeyFiles(written, keyFiles);
+    }
     List<TableFiles> files = new ArrayList<>(written.size());
     for (WrittenFiles table : written) {
       TableState state = states.get(table.table().toString());
@@ -228,6 +356,52 @@ public final class SinkWriter implements AutoCloseable {
     HandOver handOver = new HandOver(files, positions);
     positions.clear();
     return handOver;
+  }
+
+  /**
+   * Writes the final images of every upsert table through its writer, and its retired keys to a key
+   * file.
+   */
+  private Map<TableIdentifier, DeleteFile> flushUpserts() {
+    Map<TableIdentifier, DeleteFile> keyFiles = new HashMap<>();
+    for (Map.Entry<String, Optional<UpsertBuffer>> entry : upserts.entrySet()) {
+      UpsertBuffer upsert = entry.getValue().orElse(null);
+      if (upsert == null) {
+        continue;
+      }
+      if (upsert.isEmpty()) {
+        upsert.drop();
+        continue;
+      }
+      TableState state = states.get(entry.getKey());
+      List<Record> retired = upsert.flush(state.writer, state::convert);
+      if (!retired.isEmpty()) {
+        Schema schema = state.writer.schema();
+        keyFiles.put(
+            state.writer.identifier(),
+            KeyFiles.write(
+                state.table,
+                UpsertBuffer.keySchema(schema),
+                schema.identifierFieldIds(),
+                retired,
+                config.taskIndex()));
+      }
+    }
+    return keyFiles;
+  }
+
+  /** The tables' written files with their key files, and the tables with key files only. */
+  private static List<WrittenFiles> withKeyFiles(
+      List<WrittenFiles> written, Map<TableIdentifier, DeleteFile> keyFiles) {
+    Map<TableIdentifier, DeleteFile> left = new HashMap<>(keyFiles);
+    List<WrittenFiles> all = new ArrayList<>(written.size() + keyFiles.size());
+    for (WrittenFiles files : written) {
+      DeleteFile keys = left.remove(files.table());
+      all.add(keys == null ? files : files.withKeyFiles(List.of(keys)));
+    }
+    left.forEach(
+        (table, keys) -> all.add(new WrittenFiles(table, List.of(), List.of(keys), Map.of())));
+    return all;
   }
 
   private Table findTable(TableIdentifier id) {
@@ -246,7 +420,7 @@ public final class SinkWriter implements AutoCloseable {
    *     it still owns them, with the offset to rewind to
    */
   public Map<TopicPartition, Long> abandon(Collection<TopicPartition> revoked) {
-    Set<TopicPartition> dropped = pool.abandon(revoked);
+    Set<TopicPartition> dropped = upserts.isEmpty() ? pool.abandon(revoked) : abandonAll(revoked);
     Map<TopicPartition, Long> rewind = new HashMap<>();
     for (TopicPartition partition : dropped) {
       SourcePosition position = positions.remove(partition);
@@ -261,6 +435,32 @@ public final class SinkWriter implements AutoCloseable {
   }
 
   /**
+   * Drops the unreported files and the folded changes of the revoked partitions and of every
+   * partition that shares a file or an upsert table's fold with one of them, and so on: a fold
+   * cannot drop one partition's changes (a later change of a key may have replaced another
+   * partition's), so it is dropped whole, as a shared file is.
+   */
+  private Set<TopicPartition> abandonAll(Collection<TopicPartition> revoked) {
+    Set<TopicPartition> sources = new HashSet<>(revoked);
+    Set<TopicPartition> dropped = new HashSet<>();
+    int before;
+    do {
+      before = sources.size();
+      dropped.addAll(pool.abandon(sources));
+      sources.addAll(dropped);
+      for (Optional<UpsertBuffer> upsert : upserts.values()) {
+        UpsertBuffer buffer = upsert.orElse(null);
+        if (buffer != null && !Collections.disjoint(buffer.sources(), sources)) {
+          dropped.addAll(buffer.sources());
+          sources.addAll(buffer.sources());
+          buffer.drop();
+        }
+      }
+    } while (sources.size() > before);
+    return dropped;
+  }
+
+  /**
    * Drops everything written since the last hand-over, in every table, after the writers failed
    * (the object store went away, say), and makes them usable again. The tables stay loaded: this
    * needs neither the catalog nor the object store.
@@ -272,6 +472,7 @@ public final class SinkWriter implements AutoCloseable {
     Map<TopicPartition, Long> rewind = new HashMap<>();
     positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
     positions.clear();
+    upserts.values().forEach(upsert -> upsert.ifPresent(UpsertBuffer::drop));
     pool.reset();
     for (TableState state : states.values()) {
       state.writer = pool.writerFor(TableIdentifier.parse(state.name), id -> state.table);
@@ -287,6 +488,11 @@ public final class SinkWriter implements AutoCloseable {
 
   public WriterPoolStats stats() {
     return pool.stats();
+  }
+
+  /** The changes an upsert table's records carried, from this writer's creation. */
+  public Optional<ChangeCounts> changeCounts(String table) {
+    return upserts.getOrDefault(table, Optional.empty()).map(UpsertBuffer::counts);
   }
 
   /** The counters for the task's metrics, from this writer's creation. */
@@ -306,6 +512,7 @@ public final class SinkWriter implements AutoCloseable {
   @Override
   public void close() {
     pool.close();
+    upserts.clear();
     states.clear();
     positions.clear();
   }

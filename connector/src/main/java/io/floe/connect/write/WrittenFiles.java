@@ -17,24 +17,30 @@ import org.apache.kafka.common.TopicPartition;
  *
  * @param table the table written
  * @param dataFiles the data files, all closed
- * @param deleteFiles the delete files (none yet: writes are append-only)
+ * @param keyFiles in upsert mode, the key files ({@link KeyFiles}): the keys whose stored rows go,
+ *     for the coordinator to read; never committed
  * @param offsets per source partition, the records the files hold
  */
 public record WrittenFiles(
     TableIdentifier table,
     List<DataFile> dataFiles,
-    List<DeleteFile> deleteFiles,
+    List<DeleteFile> keyFiles,
     Map<TopicPartition, OffsetRange> offsets) {
 
   public WrittenFiles {
     dataFiles = List.copyOf(dataFiles);
-    deleteFiles = List.copyOf(deleteFiles);
+    keyFiles = List.copyOf(keyFiles);
     offsets = Map.copyOf(offsets);
   }
 
-  /** The files as Iceberg's {@link WriteResult}. */
+  /** The data files as Iceberg's {@link WriteResult} (the key files are not for a commit). */
   public WriteResult writeResult() {
-    return WriteResult.builder().addDataFiles(dataFiles).addDeleteFiles(deleteFiles).build();
+    return WriteResult.builder().addDataFiles(dataFiles).build();
+  }
+
+  /** These files with {@code keyFiles} instead of the key files they have. */
+  public WrittenFiles withKeyFiles(List<DeleteFile> keyFiles) {
+    return new WrittenFiles(table, dataFiles, keyFiles, offsets);
   }
 
   /** Records in the files, over all source partitions. */
@@ -43,6 +49,6 @@ public record WrittenFiles(
   }
 
   public boolean isEmpty() {
-    return dataFiles.isEmpty() && deleteFiles.isEmpty() && offsets.isEmpty();
+    return dataFiles.isEmpty() && keyFiles.isEmpty() && offsets.isEmpty();
   }
 }

@@ -128,6 +128,34 @@ class TableProviderTest {
   }
 
   @Test
+  void aTableInUpsertModeIsCreatedOnFormatVersion3WithItsKey() {
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.tables.auto-create-enabled", "true",
+                "iceberg.tables.upsert-mode-enabled", "true",
+                "iceberg.table.db.events.id-columns", "id"));
+    Catalog catalog = new CatalogLoader().load(config);
+    Table table = new TableProvider(catalog, config).loadOrCreate("db.events", SCHEMA);
+    assertThat(((HasTableOperations) table).operations().current().formatVersion()).isEqualTo(3);
+    assertThat(table.schema().identifierFieldNames()).containsExactly("id");
+  }
+
+  @Test
+  void anUpsertTableKeepsTheFormatVersionAutoCreatePropsSet() {
+    FloeSinkConfig config =
+        config(
+            Map.of(
+                "iceberg.tables.auto-create-enabled", "true",
+                "iceberg.tables.upsert-mode-enabled", "true",
+                "iceberg.table.db.events.id-columns", "id",
+                "iceberg.tables.auto-create-props.format-version", "2"));
+    Catalog catalog = new CatalogLoader().load(config);
+    Table table = new TableProvider(catalog, config).loadOrCreate("db.events", SCHEMA);
+    assertThat(((HasTableOperations) table).operations().current().formatVersion()).isEqualTo(2);
+  }
+
+  @Test
   void anOptionalIdentifierColumnCreatesNoTableAndNamesTheKey() {
     FloeSinkConfig config =
         config(

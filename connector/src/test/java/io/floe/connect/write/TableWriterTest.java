@@ -155,7 +155,7 @@ class TableWriterTest {
 
     assertThat(written.dataFiles()).hasSize(1);
     assertThat(written.dataFiles().get(0).recordCount()).isEqualTo(500);
-    assertThat(written.deleteFiles()).isEmpty();
+    assertThat(written.keyFiles()).isEmpty();
     assertThat(written.writeResult().dataFiles()).hasSize(1);
     assertThat(ids(commitAndRead(table, written.dataFiles())))
         .containsExactlyElementsOf(LongStream.range(0, 500).boxed().toList());

@@ -1,0 +1,148 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import io.floe.connect.cdc.CdcOptions;
+import io.floe.connect.cdc.ChangeFormat;
+import java.util.Locale;
+import java.util.function.BiFunction;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The keys of upsert mode: whether tables take their records as row changes (upserts and deletes of
+ * keys) rather than appends, and how changes are read from records ({@link CdcOptions}). A table
+ * may turn upsert mode on or off for itself with {@code iceberg.table.<table>.upsert-mode-enabled};
+ * the other keys apply to every table in upsert mode.
+ *
+ * @param enabled whether tables are in upsert mode unless they say otherwise
+ * @param options how tables in upsert mode read changes
+ */
+public record UpsertKeys(boolean enabled, CdcOptions options) {
+  static final String GROUP = "Upsert mode";
+
+  public static final String UPSERT_MODE_ENABLED = "iceberg.tables.upsert-mode-enabled";
+  public static final String UPSERT_MODE_ENABLED_DOC =
+      "When true, records are row changes of the table's key (iceberg.table.<table>.id-columns):"
+          + " an upsert replaces the key's row, a delete or a tombstone removes it, and the last"
+          + " change of a key in a commit wins. When false, every record is appended. A table"
+          + " overrides it with iceberg.table.<table>.upsert-mode-enabled.";
+  public static final boolean UPSERT_MODE_ENABLED_DEFAULT = false;
+
+  public static final String CDC_FORMAT = "iceberg.tables.cdc-format";
+  public static final String CDC_FORMAT_DOC =
+      "How records of tables in upsert mode carry their changes: 'envelope' (Debezium's"
+          + " before/after/op envelope), 'flattened' (a row with the op field or __deleted, as"
+          + " Debezium's ExtractNewRecordState leaves it), 'keyed' (every record upserts its key, a"
+          + " tombstone deletes it), or 'auto' to tell them apart record by record.";
+  public static final String CDC_FORMAT_DEFAULT = "auto";
+
+  public static final String CDC_FIELD = "iceberg.tables.cdc-field";
+  public static final String CDC_FIELD_DOC =
+      "The field of a flattened record that holds its op (c, r, u, d, t, m, or I, U, D); dotted for"
+          + " a field of a struct, such as _cdc.op. It is not written to the table.";
+  public static final String CDC_FIELD_DEFAULT = CdcOptions.DEFAULT_OP_FIELD;
+
+  public static final String CDC_UNAVAILABLE_VALUE_PLACEHOLDER =
+      "iceberg.tables.cdc-unavailable-value-placeholder";
+  public static final String CDC_UNAVAILABLE_VALUE_PLACEHOLDER_DOC =
+      "The value Debezium sends for a column it did not read, such as an unchanged TOASTed one (its"
+          + " unavailable.value.placeholder). A row image holding it is a bad record, since"
+          + " writing it would replace the column's value.";
+  public static final String CDC_UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT =
+      CdcOptions.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
+
+  static UpsertKeys parse(AbstractConfig config) {
+    CdcOptions options =
+        CdcOptions.defaults()
+            .withFormat(format(config.getString(CDC_FORMAT)))
+            .withOpField(config.getString(CDC_FIELD))
+            .withUnavailableValuePlaceholder(config.getString(CDC_UNAVAILABLE_VALUE_PLACEHOLDER));
+    return new UpsertKeys(config.getBoolean(UPSERT_MODE_ENABLED), options);
+  }
+
+  private static ChangeFormat format(String value) {
+    return ChangeFormat.valueOf(value.toUpperCase(Locale.ROOT));
+  }
+
+  static void define(ConfigDef def) {
+    int order = 0;
+    def.define(
+        UPSERT_MODE_ENABLED,
+        Type.BOOLEAN,
+        UPSERT_MODE_ENABLED_DEFAULT,
+        Importance.MEDIUM,
+        UPSERT_MODE_ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Upsert mode");
+    def.define(
+        CDC_FORMAT,
+        Type.STRING,
+        CDC_FORMAT_DEFAULT,
+        ConfigDef.CaseInsensitiveValidString.in("auto", "envelope", "flattened", "keyed"),
+        Importance.MEDIUM,
+        CDC_FORMAT_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Change format");
+    def.define(
+        CDC_FIELD,
+        Type.STRING,
+        CDC_FIELD_DEFAULT,
+        new OptionCheck("a field name, dotted for a field of a struct", CdcOptions::withOpField),
+        Importance.LOW,
+        CDC_FIELD_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Op field");
+    def.define(
+        CDC_UNAVAILABLE_VALUE_PLACEHOLDER,
+        Type.STRING,
+        CDC_UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT,
+        new OptionCheck("a non-empty string", CdcOptions::withUnavailableValuePlaceholder),
+        Importance.LOW,
+        CDC_UNAVAILABLE_VALUE_PLACEHOLDER_DOC,
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Unavailable-value placeholder");
+  }
+
+  /** Checks a value by setting it on the default options, which refuse what they cannot use. */
+  private static final class OptionCheck implements ConfigDef.Validator {
+    private final String description;
+    private final BiFunction<CdcOptions, String, CdcOptions> setter;
+
+    OptionCheck(String description, BiFunction<CdcOptions, String, CdcOptions> setter) {
+      this.description = description;
+      this.setter = setter;
+    }
+
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null) {
+        throw new ConfigException(name, null, "must be " + description);
+      }
+      try {
+        setter.apply(CdcOptions.defaults(), (String) value);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return description;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.connect.IcebergSinkConnector;
+import io.floe.connect.cdc.CdcOptions;
+import io.floe.connect.cdc.ChangeFormat;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+class UpsertKeysTest {
+
+  private static Map<String, String> twoTables() {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", IcebergSinkConnector.class.getName());
+    config.put("topics", "orders");
+    config.put("iceberg.catalog.type", "rest");
+    config.put("iceberg.kafka.bootstrap.servers", "localhost:9092");
+    config.put("iceberg.tables", "shop.orders,shop.audit");
+    return config;
+  }
+
+  private static Map<String, List<String>> errors(Map<String, String> config) {
+    return new IcebergSinkConnector()
+        .validate(config).configValues().stream()
+            .filter(v -> !v.errorMessages().isEmpty())
+            .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+  }
+
+  @Test
+  void tablesAppendUnlessUpsertModeIsOn() {
+    FloeSinkConfig config = new FloeSinkConfig(twoTables());
+    assertThat(config.tableConfig("shop.orders").upsert()).isEmpty();
+    assertThat(errors(twoTables())).isEmpty();
+  }
+
+  @Test
+  void upsertModeGivesEveryTableTheChangeOptions() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    props.put("iceberg.tables.cdc-format", "FLATTENED");
+    props.put("iceberg.tables.cdc-field", "_cdc.op");
+    props.put("iceberg.tables.cdc-unavailable-value-placeholder", "__toast");
+    props.put("iceberg.table.shop.orders.id-columns", "id");
+    props.put("iceberg.table.shop.audit.id-columns", "id");
+    assertThat(errors(props)).isEmpty();
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    assertThat(config.tableConfig("shop.orders").upsert())
+        .contains(new CdcOptions(ChangeFormat.FLATTENED, "_cdc.op", false, "__toast"));
+  }
+
+  @Test
+  void theDefaultsAreDebeziums() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    assertThat(new FloeSinkConfig(props).tableConfig("shop.orders").upsert())
+        .contains(CdcOptions.defaults());
+  }
+
+  @Test
+  void aTableTurnsUpsertModeOnOrOffForItself() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.table.shop.orders.upsert-mode-enabled", "true");
+    props.put("iceberg.table.shop.orders.id-columns", "id");
+    assertThat(errors(props)).isEmpty();
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    assertThat(config.tableConfig("shop.orders").upsert()).isPresent();
+    assertThat(config.tableConfig("shop.audit").upsert()).isEmpty();
+
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    props.put("iceberg.table.shop.audit.upsert-mode-enabled", "FALSE");
+    assertThat(errors(props)).isEmpty();
+    config = new FloeSinkConfig(props);
+    assertThat(config.tableConfig("shop.orders").upsert()).isPresent();
+    assertThat(config.tableConfig("shop.audit").upsert()).isEmpty();
+  }
+
+  @Test
+  void aTableInUpsertModeWithoutIdColumnsIsReportedOnTheKeyThatTurnedItOn() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.table.shop.orders.upsert-mode-enabled", "true");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors).containsOnlyKeys("iceberg.table.shop.orders.upsert-mode-enabled");
+    assertThat(errors.get("iceberg.table.shop.orders.upsert-mode-enabled").get(0))
+        .contains("iceberg.table.shop.orders.id-columns")
+        .contains("identifier fields");
+
+    props = twoTables();
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    props.put("iceberg.table.shop.orders.id-columns", "id");
+    errors = errors(props);
+    assertThat(errors).containsOnlyKeys("iceberg.tables.upsert-mode-enabled");
+    assertThat(errors.get("iceberg.tables.upsert-mode-enabled").get(0))
+        .contains("'shop.audit'")
+        .doesNotContain("'shop.orders'");
+  }
+
+  @Test
+  void upsertModeAndTheKafkaMetadataColumnGoTogether() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    props.put("iceberg.tables.kafka-metadata-column", "_kafka");
+    props.put("iceberg.table.shop.orders.id-columns", "id");
+    props.put("iceberg.table.shop.audit.id-columns", "id");
+    assertThat(errors(props)).isEmpty();
+  }
+
+  @Test
+  void invalidValuesAreReportedOnTheirOwnKeys() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.cdc-format", "debezium");
+    props.put("iceberg.tables.cdc-field", "__deleted");
+    props.put("iceberg.tables.cdc-unavailable-value-placeholder", "");
+    props.put("iceberg.table.shop.orders.upsert-mode-enabled", "yes");
+    assertThat(errors(props))
+        .containsOnlyKeys(
+            "iceberg.tables.cdc-format",
+            "iceberg.tables.cdc-field",
+            "iceberg.tables.cdc-unavailable-value-placeholder",
+            "iceberg.table.shop.orders.upsert-mode-enabled");
+    props.remove("iceberg.table.shop.orders.upsert-mode-enabled");
+    assertThatThrownBy(() -> new FloeSinkConfig(props)).isInstanceOf(ConfigException.class);
+  }
+
+  @Test
+  void anInvalidPerTableModeNamesItsKeyWhenParsed() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.table.shop.orders.upsert-mode-enabled", "yes");
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    assertThatThrownBy(() -> config.tableConfig("shop.orders"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("iceberg.table.shop.orders.upsert-mode-enabled: ");
+  }
+}

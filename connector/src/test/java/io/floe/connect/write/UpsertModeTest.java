@@ -1,0 +1,387 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.connect.cdc.SkipReason;
+import io.floe.connect.config.FloeSinkConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.GenericManifestFile;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class UpsertModeTest {
+  private static final String TOPIC = "orders";
+  private static final org.apache.kafka.connect.data.Schema ROW =
+      SchemaBuilder.struct()
+          .name("shop.orders.Value")
+          .field("id", org.apache.kafka.connect.data.Schema.INT64_SCHEMA)
+          .field("name", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+          .optional()
+          .build();
+  private static final org.apache.kafka.connect.data.Schema ENVELOPE =
+      SchemaBuilder.struct()
+          .name("shop.orders.Envelope")
+          .field("before", ROW)
+          .field("after", ROW)
+          .field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+          .build();
+  private static final org.apache.kafka.connect.data.Schema FLAT =
+      SchemaBuilder.struct()
+          .field("id", org.apache.kafka.connect.data.Schema.INT64_SCHEMA)
+          .field("name", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__op", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__deleted", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+  private final List<Long> refused = new ArrayList<>();
+  private final List<Long> tombstones = new ArrayList<>();
+
+  UpsertModeTest() {
+    catalog.initialize("mem", Map.of("warehouse", "mem://" + UUID.randomUUID()));
+    catalog.createNamespace(Namespace.of("db"));
+  }
+
+  @AfterEach
+  void closeCatalog() throws IOException {
+    catalog.close();
+  }
+
+  /** {@code db.t} in upsert mode keyed by id, {@code db.log} appending, both fed every record. */
+  private SinkWriter writer(Map<String, String> extra) {
+    Map<String, String> props = new HashMap<>();
+    props.put("iceberg.tables", "db.t,db.log");
+    props.put("iceberg.tables.auto-create-enabled", "true");
+    props.put("iceberg.tables.evolve-schema-enabled", "true");
+    props.put("iceberg.catalog.type", "rest");
+    props.put("iceberg.table.db.t.upsert-mode-enabled", "true");
+    props.put("iceberg.table.db.t.id-columns", "id");
+    props.putAll(extra);
+    return SinkWriter.forTask(
+        new FloeSinkConfig(props),
+        catalog,
+        new SinkWriter.RecordOutcomes() {
+          @Override
+          public void tombstone(SinkRecord record) {
+            tombstones.add(record.kafkaOffset());
+          }
+
+          @Override
+          public void failed(SinkRecord record, String table, RuntimeException cause) {
+            refused.add(record.kafkaOffset());
+          }
+        });
+  }
+
+  private static Struct row(long id, String name) {
+    return new Struct(ROW).put("id", id).put("name", name);
+  }
+
+  private static SinkRecord envelope(long offset, String op, Struct before, Struct after) {
+    Struct value = new Struct(ENVELOPE).put("op", op).put("before", before).put("after", after);
+    return new SinkRecord(TOPIC, 0, null, null, ENVELOPE, value, offset, 1_000L + offset, null);
+  }
+
+  /** Key 2 created at offset 20 of partition 1. */
+  private static SinkRecord createdOnPartition1() {
+    Struct value = new Struct(ENVELOPE).put("op", "c").put("after", row(2, "b"));
+    return new SinkRecord(TOPIC, 1, null, null, ENVELOPE, value, 20);
+  }
+
+  private static SinkRecord flat(long offset, long id, String name, String op, String deleted) {
+    Struct value =
+        new Struct(FLAT).put("id", id).put("name", name).put("__op", op).put("__deleted", deleted);
+    return new SinkRecord(TOPIC, 0, null, null, FLAT, value, offset);
+  }
+
+  private static SinkRecord tombstone(int partition, long offset, long id) {
+    return new SinkRecord(TOPIC, partition, null, id, null, null, offset);
+  }
+
+  private static TableFiles files(HandOver handOver, String table) {
+    return handOver.tables().stream()
+        .filter(files -> files.tableName().equals(table))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** Commits the data files of {@code table} and reads the table's rows, name by id. */
+  private Map<Long, String> commitAndRead(HandOver handOver, String table) {
+    Table iceberg = catalog.loadTable(TableIdentifier.parse(table));
+    AppendFiles append = iceberg.newAppend();
+    files(handOver, table).files().dataFiles().forEach(append::appendFile);
+    append.commit();
+    Map<Long, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> scan = IcebergGenerics.read(iceberg).build()) {
+      for (Record row : scan) {
+        rows.put((Long) row.getField("id"), (String) row.getField("name"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  /** The ids in the table's one key file, read back with Iceberg's Parquet generic reader. */
+  private static List<Long> retiredIds(TableFiles files) {
+    assertThat(files.files().keyFiles()).hasSize(1);
+    DeleteFile keys = files.files().keyFiles().get(0);
+    Schema schema = files.table().schema();
+    Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
+    assertThat(keys.content()).isEqualTo(FileContent.EQUALITY_DELETES);
+    assertThat(keys.format()).isEqualTo(FileFormat.PARQUET);
+    assertThat(keys.specId()).isZero();
+    assertThat(keys.equalityFieldIds()).containsExactly(schema.findField("id").fieldId());
+    assertThat(keys.location()).contains("floe-keys-");
+    List<Long> ids = new ArrayList<>();
+    try (CloseableIterable<Record> read =
+        Parquet.read(files.table().io().newInputFile(keys.location()))
+            .project(keySchema)
+            .createReaderFunc(
+                fileSchema -> GenericParquetReaders.buildReader(keySchema, fileSchema))
+            .build()) {
+      for (Record key : read) {
+        assertThat(key.struct()).isEqualTo(keySchema.asStruct());
+        ids.add((Long) key.getField("id"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(keys.recordCount()).isEqualTo(ids.size());
+    return ids;
+  }
+
+  @Test
+  void envelopesLeaveEachLiveKeysFinalImageAndRetireEveryChangedKey() {
+    try (SinkWriter writer = writer(Map.of())) {
+      writer.write(
+          List.of(
+              envelope(0, "c", null, row(1, "a")),
+              envelope(1, "r", null, row(2, "b")),
+              envelope(2, "u", row(1, "a"), row(1, "a2")),
+              envelope(3, "d", row(2, "b"), null),
+              envelope(4, "c", null, row(3, "c")),
+              envelope(5, "u", row(3, "c"), row(3, "c2"))));
+      HandOver handOver = writer.handOver();
+
+      assertThat(refused).isEmpty();
+      assertThat(files(handOver, "db.t").files().dataFiles())
+          .extracting(file -> file.recordCount())
+          .containsExactly(2L);
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a2", 3L, "c2"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L, 2L, 3L);
+      assertThat(handOver.positions().get(new TopicPartition(TOPIC, 0)).nextOffset()).isEqualTo(6);
+
+      TableFiles log = files(handOver, "db.log");
+      assertThat(log.files().keyFiles()).isEmpty();
+      assertThat(log.files().recordCount()).isEqualTo(6);
+      assertThat(writer.changeCounts("db.log")).isEmpty();
+      assertThat(writer.changeCounts("db.t").orElseThrow().upserts()).isEqualTo(5);
+      assertThat(writer.changeCounts("db.t").orElseThrow().deletes()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void flattenedAndKeyedRecordsAndTombstonesFoldTheSameWay() {
+    try (SinkWriter writer = writer(Map.of())) {
+      writer.write(
+          List.of(
+              flat(0, 1, "a", "c", null),
+              flat(1, 2, "b", "c", null),
+              flat(2, 2, "b", null, "true"),
+              flat(3, 3, "c", "c", null),
+              flat(4, 1, "a2", "U", null),
+              tombstone(0, 5, 3),
+              flat(6, 4, "d", "r", "false")));
+      HandOver handOver = writer.handOver();
+
+      assertThat(refused).isEmpty();
+      assertThat(tombstones).as("a tombstone only deletes, in the upsert table").isEmpty();
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a2", 4L, "d"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L, 2L, 3L, 4L);
+      Table table = catalog.loadTable(TableIdentifier.parse("db.t"));
+      assertThat(table.schema().findField("__op")).isNull();
+      assertThat(table.schema().identifierFieldNames()).containsExactly("id");
+      assertThat(files(handOver, "db.log").files().recordCount()).isEqualTo(6);
+    }
+  }
+
+  @Test
+  void plainKeyedRecordsUpsertAndTombstonesDelete() {
+    try (SinkWriter writer = writer(Map.of("iceberg.tables.cdc-format", "keyed"))) {
+      writer.write(
+          List.of(
+              flat(0, 1, "a", "d", null),
+              flat(1, 2, "b", null, null),
+              tombstone(0, 2, 2),
+              flat(3, 1, "a2", null, null)));
+      HandOver handOver = writer.handOver();
+      Map<Long, String> rows = commitAndRead(handOver, "db.t");
+      assertThat(rows).as("in keyed format the op field is data").isEqualTo(Map.of(1L, "a2"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void aChangeThatCannotBeReadIsABadRecordWhoseOffsetIsStillCovered() {
+    try (SinkWriter writer = writer(Map.of())) {
+      writer.write(
+          List.of(
+              envelope(0, "c", null, row(1, "a")),
+              envelope(1, "x", null, row(2, "b")),
+              envelope(2, "c", null, row(3, "__debezium_unavailable_value")),
+              envelope(3, "m", null, null),
+              envelope(4, "t", null, null)));
+      HandOver handOver = writer.handOver();
+
+      assertThat(refused).containsExactly(1L, 2L, 4L);
+      assertThat(writer.changeCounts("db.t").orElseThrow().skipped(SkipReason.MESSAGE))
+          .isEqualTo(1);
+      assertThat(handOver.positions().get(new TopicPartition(TOPIC, 0)).nextOffset()).isEqualTo(5);
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L);
+      assertThat(files(handOver, "db.log").files().recordCount())
+          .as("a record one table refuses is written nowhere")
+          .isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aDeleteOfATableThatDoesNotExistYetChangesNothing() {
+    try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
+      writer.write(List.of(tombstone(0, 0, 7), envelope(1, "d", row(8, "x"), null)));
+      HandOver handOver = writer.handOver();
+      assertThat(handOver.tables()).isEmpty();
+      assertThat(handOver.positions().get(new TopicPartition(TOPIC, 0)).nextOffset()).isEqualTo(2);
+      assertThat(refused).isEmpty();
+    }
+  }
+
+  @Test
+  void onlyDeletesHandOverAKeyFileAndNoDataFile() {
+    try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
+      writer.write(List.of(envelope(0, "c", null, row(1, "a"))));
+      writer.handOver();
+      writer.write(List.of(tombstone(0, 1, 1), envelope(2, "d", row(5, null), null)));
+      HandOver handOver = writer.handOver();
+      TableFiles files = files(handOver, "db.t");
+      assertThat(files.files().dataFiles()).isEmpty();
+      assertThat(retiredIds(files)).containsExactly(1L, 5L);
+    }
+  }
+
+  @Test
+  void revokingAPartitionDropsTheFoldItFedAndRewindsTheOthersThatFedIt() {
+    try (SinkWriter writer = writer(Map.of())) {
+      writer.write(List.of(envelope(10, "c", null, row(1, "a")), createdOnPartition1()));
+      Map<TopicPartition, Long> rewind = writer.abandon(List.of(new TopicPartition(TOPIC, 1)));
+      assertThat(rewind).isEqualTo(Map.of(new TopicPartition(TOPIC, 0), 10L));
+
+      writer.write(List.of(envelope(10, "c", null, row(1, "a"))));
+      HandOver handOver = writer.handOver();
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L);
+      assertThat(files(handOver, "db.log").files().recordCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aPartitionThatOnlySkippedIsReadAgainAfterItIsRevoked() {
+    try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
+      SinkRecord created = createdOnPartition1();
+      writer.write(List.of(envelope(5, "m", null, null), created));
+      assertThat(writer.abandon(List.of(new TopicPartition(TOPIC, 0))))
+          .isEqualTo(Map.of(new TopicPartition(TOPIC, 1), 20L));
+
+      writer.write(List.of(envelope(5, "m", null, null), created));
+      HandOver handOver = writer.handOver();
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(2L, "b"));
+    }
+  }
+
+  @Test
+  void aResetDropsTheFold() {
+    try (SinkWriter writer = writer(Map.of())) {
+      writer.write(List.of(envelope(0, "c", null, row(1, "a"))));
+      assertThat(writer.reset()).isEqualTo(Map.of(new TopicPartition(TOPIC, 0), 0L));
+      writer.write(List.of(envelope(0, "c", null, row(2, "b"))));
+      HandOver handOver = writer.handOver();
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(2L, "b"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(2L);
+    }
+  }
+
+  @Test
+  void keyFilesGoInOneUnpartitionedDeleteManifest() throws IOException {
+    try (SinkWriter writer = writer(Map.of())) {
+      writer.write(List.of(envelope(0, "c", null, row(1, "a")), tombstone(0, 1, 2)));
+      TableFiles files = files(writer.handOver(), "db.t");
+      List<Manifests.Written> manifests = Manifests.write(files, "floe-test-" + UUID.randomUUID());
+      assertThat(manifests).hasSize(2);
+      ManifestFile keys = manifests.get(1).manifest();
+      assertThat(keys.content()).isEqualTo(ManifestContent.DELETES);
+      assertThat(keys.partitionSpecId()).isZero();
+      assertThat(keys.path()).endsWith("-k-m.avro");
+      assertThat(keys.addedFilesCount()).isEqualTo(1);
+      assertThat(manifests.get(0).manifest().content()).isEqualTo(ManifestContent.DATA);
+      List<String> listed = new ArrayList<>();
+      // as the events carry it, a manifest has no snapshot id yet: a reader gives it one
+      ManifestFile readable = GenericManifestFile.copyOf(keys).withSnapshotId(1L).build();
+      try (var read =
+          ManifestFiles.readDeleteManifest(
+              readable, files.table().io(), Map.of(0, PartitionSpec.unpartitioned()))) {
+        read.forEach(file -> listed.add(file.location()));
+      }
+      assertThat(listed).containsExactly(files.files().keyFiles().get(0).location());
+      assertThat(retiredIds(files)).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void appendOnlyConnectorsKeepTombstonesAsTheyWere() {
+    Map<String, String> props = new HashMap<>();
+    props.put("iceberg.table.db.t.upsert-mode-enabled", "false");
+    try (SinkWriter writer = writer(props)) {
+      writer.write(List.of(flat(0, 1, "a", "c", null), tombstone(0, 1, 1)));
+      HandOver handOver = writer.handOver();
+      assertThat(tombstones).containsExactly(1L);
+      assertThat(files(handOver, "db.t").files().keyFiles()).isEmpty();
+      assertThat(files(handOver, "db.t").files().recordCount()).isEqualTo(1);
+      assertThat(writer.changeCounts("db.t")).isEmpty();
+    }
+  }
+}
