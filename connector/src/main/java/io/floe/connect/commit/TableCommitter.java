@@ -327,6 +327,7 @@ final class TableCommitter {
             .commit(
                 events.keys(),
                 events.dataFiles(),
+                events.superseded(),
                 "floe-" + cycle.commitId(),
                 (delta, base) -> validThrough[0] = mark(delta, prepared, cycle));
     prepared.table().refresh();

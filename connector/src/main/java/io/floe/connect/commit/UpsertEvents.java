@@ -6,14 +6,22 @@ package io.floe.connect.commit;
 
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.control.EventManifest;
+import io.floe.connect.deletes.LocatedRows;
 import io.floe.connect.deletes.RetiredKeys;
+import io.floe.connect.deletes.SupersededRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -60,8 +68,11 @@ final class UpsertEvents {
    */
   private static final long READ_SNAPSHOT_ID = 0L;
 
+  private static final Pattern MANIFEST_NAME = Pattern.compile("(.*)-(?:s\\d+|k)-m\\.avro");
+
   private final List<DataFile> dataFiles;
   private final RetiredKeys keys;
+  private final List<LocatedRows.FileRows> superseded;
   private final List<String> transportFiles;
   private final long records;
   private final long bytes;
@@ -69,31 +80,41 @@ final class UpsertEvents {
   private UpsertEvents(
       List<DataFile> dataFiles,
       RetiredKeys keys,
+      List<LocatedRows.FileRows> superseded,
       List<String> transportFiles,
       long records,
       long bytes) {
     this.dataFiles = dataFiles;
     this.keys = keys;
+    this.superseded = superseded;
     this.transportFiles = transportFiles;
     this.records = records;
     this.bytes = bytes;
   }
 
   static UpsertEvents read(Table table, List<PendingEvent> events) {
-    List<DataFile> dataFiles = new ArrayList<>();
-    List<DeleteFile> keyFiles = new ArrayList<>();
+    // hand-overs in the order they reached the control topic: for one source partition (and so
+    // for one key) that is the order of their records
+    List<PendingEvent> ordered = new ArrayList<>(events);
+    ordered.sort(
+        Comparator.comparingInt(PendingEvent::controlPartition)
+            .thenComparingLong(PendingEvent::controlOffset));
+    Map<String, HandOver> handOvers = new LinkedHashMap<>();
     List<String> transport = new ArrayList<>();
     long records = 0;
     long bytes = 0;
-    for (PendingEvent pending : events) {
+    for (PendingEvent pending : ordered) {
       DataWritten event = pending.event();
+      HandOver handOver =
+          handOvers.computeIfAbsent(handOverOf(event.manifestLocation()), k -> new HandOver());
       ManifestFile manifest = new Readable(new EventManifest(event));
       transport.add(event.manifestLocation());
       if (event.content() == ManifestContent.DATA) {
         try (ManifestReader<DataFile> reader =
             ManifestFiles.read(manifest, table.io(), table.specs())) {
           for (DataFile file : reader) {
-            dataFiles.add(DataFiles.builder(table.specs().get(file.specId())).copy(file).build());
+            handOver.dataFiles.add(
+                DataFiles.builder(table.specs().get(file.specId())).copy(file).build());
           }
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
@@ -103,7 +124,7 @@ final class UpsertEvents {
       } else {
         try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
           for (DeleteFile file : reader) {
-            keyFiles.add(file.copy());
+            handOver.keyFiles.add(file.copy());
             transport.add(file.location());
           }
         } catch (IOException e) {
@@ -111,24 +132,69 @@ final class UpsertEvents {
         }
       }
     }
-    return new UpsertEvents(dataFiles, readKeys(table, keyFiles), transport, records, bytes);
+    Set<Integer> keyIds = keyIds(table, handOvers.values());
+    List<DataFile> dataFiles = new ArrayList<>();
+    List<StructLike> allKeys = new ArrayList<>();
+    for (HandOver handOver : handOvers.values()) {
+      dataFiles.addAll(handOver.dataFiles);
+      handOver.keys = readKeys(table, keyIds, handOver.keyFiles);
+      allKeys.addAll(handOver.keys);
+    }
+    // an image of an earlier hand-over whose key a later one retires is not the key's last
+    List<LocatedRows.FileRows> superseded = new ArrayList<>();
+    List<StructLike> laterKeys = new ArrayList<>();
+    List<HandOver> backwards = new ArrayList<>(handOvers.values());
+    Collections.reverse(backwards);
+    for (HandOver handOver : backwards) {
+      if (!laterKeys.isEmpty()) {
+        superseded.addAll(
+            SupersededRows.locate(
+                table, handOver.dataFiles, RetiredKeys.of(table.schema(), keyIds, laterKeys)));
+      }
+      laterKeys.addAll(handOver.keys);
+    }
+    return new UpsertEvents(
+        dataFiles,
+        RetiredKeys.of(table.schema(), keyIds, allKeys),
+        superseded,
+        transport,
+        records,
+        bytes);
   }
 
-  /** Every key of the key files, in the internal representation the delete engine compares. */
-  private static RetiredKeys readKeys(Table table, List<DeleteFile> keyFiles) {
+  /**
+   * The hand-over a worker's manifest belongs to: its name without the part that tells the
+   * manifests of one hand-over of a table apart ({@code <prefix>-s<spec>-m.avro} for data, {@code
+   * <prefix>-k-m.avro} for keys; {@code write.Manifests} names them so).
+   */
+  static String handOverOf(String manifestLocation) {
+    Matcher matcher = MANIFEST_NAME.matcher(manifestLocation);
+    return matcher.matches() ? matcher.group(1) : manifestLocation;
+  }
+
+  /** One hand-over's files and, once read, its retired keys. */
+  private static final class HandOver {
+    private final List<DataFile> dataFiles = new ArrayList<>();
+    private final List<DeleteFile> keyFiles = new ArrayList<>();
+    private List<StructLike> keys = List.of();
+  }
+
+  private static Set<Integer> keyIds(Table table, Collection<HandOver> handOvers) {
     Set<Integer> keyIds = new TreeSet<>();
-    for (DeleteFile file : keyFiles) {
-      Set<Integer> ids = new TreeSet<>(file.equalityFieldIds());
-      if (!keyIds.isEmpty() && !keyIds.equals(ids)) {
-        throw new IllegalStateException(
-            "Key files of table "
-                + table.name()
-                + " name different key columns: "
-                + keyIds
-                + " and "
-                + ids);
+    for (HandOver handOver : handOvers) {
+      for (DeleteFile file : handOver.keyFiles) {
+        Set<Integer> ids = new TreeSet<>(file.equalityFieldIds());
+        if (!keyIds.isEmpty() && !keyIds.equals(ids)) {
+          throw new IllegalStateException(
+              "Key files of table "
+                  + table.name()
+                  + " name different key columns: "
+                  + keyIds
+                  + " and "
+                  + ids);
+        }
+        keyIds = ids;
       }
-      keyIds = ids;
     }
     if (keyIds.isEmpty()) {
       keyIds = table.schema().identifierFieldIds();
@@ -140,6 +206,12 @@ final class UpsertEvents {
               + " has no identifier fields: upsert mode needs them to find the rows it replaces"
               + " (set iceberg.table.<table>.id-columns)");
     }
+    return keyIds;
+  }
+
+  /** Every key of the key files, in the internal representation the delete engine compares. */
+  private static List<StructLike> readKeys(
+      Table table, Set<Integer> keyIds, List<DeleteFile> keyFiles) {
     Schema keySchema = TypeUtil.select(table.schema(), keyIds);
     List<StructLike> keys = new ArrayList<>();
     for (DeleteFile file : keyFiles) {
@@ -159,7 +231,7 @@ final class UpsertEvents {
         throw new UncheckedIOException("Cannot read key file " + file.location(), e);
       }
     }
-    return RetiredKeys.of(table.schema(), keyIds, keys);
+    return keys;
   }
 
   /** A copy of a (reused) wrapped row, nested structs included. */
@@ -182,6 +254,11 @@ final class UpsertEvents {
 
   RetiredKeys keys() {
     return keys;
+  }
+
+  /** Rows of the data files that a later hand-over of the same commit replaces or deletes. */
+  List<LocatedRows.FileRows> superseded() {
+    return superseded;
   }
 
   long records() {

@@ -61,6 +61,16 @@ public final class LocatedRows {
     return files.stream().mapToLong(rows -> rows.positions().length).sum();
   }
 
+  /** These rows and the {@code extra} rows of files the snapshot does not hold yet. */
+  LocatedRows plus(List<FileRows> extra) {
+    if (extra.isEmpty()) {
+      return this;
+    }
+    List<FileRows> all = new java.util.ArrayList<>(files);
+    all.addAll(extra);
+    return new LocatedRows(baseSnapshotId, all, stats);
+  }
+
   /** The deletes of the data file at {@code location} at the snapshot, or null. */
   PositionDeleteIndex previousDeletes(CharSequence location) {
     FileRows rows = byLocation.get(location.toString());

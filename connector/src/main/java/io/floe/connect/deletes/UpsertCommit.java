@@ -99,13 +99,28 @@ public final class UpsertCommit {
    */
   public Outcome commit(
       RetiredKeys keys, List<DataFile> dataFiles, String namePrefix, BeforeCommit beforeCommit) {
+    return commit(keys, dataFiles, List.of(), namePrefix, beforeCommit);
+  }
+
+  /**
+   * {@link #commit(RetiredKeys, List, String, BeforeCommit)}, also deleting rows of {@code
+   * dataFiles} themselves that a later part of the commit replaces ({@link SupersededRows}).
+   *
+   * @param superseded rows of {@code dataFiles} to delete in the same commit
+   */
+  public Outcome commit(
+      RetiredKeys keys,
+      List<DataFile> dataFiles,
+      List<LocatedRows.FileRows> superseded,
+      String namePrefix,
+      BeforeCommit beforeCommit) {
     for (int attempt = 1; ; attempt++) {
       if (attempt > 1) {
         table.refresh();
       }
       Snapshot base = table.currentSnapshot();
       Long baseId = base == null ? null : base.snapshotId();
-      LocatedRows rows = locator.locate(base, keys);
+      LocatedRows rows = locator.locate(base, keys).plus(superseded);
       WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
       try {
         RowDelta delta = UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);

@@ -163,6 +163,40 @@ class TableCommitterUpsertTest {
     }
   }
 
+  /**
+   * A late answer joins the next cycle: one commit takes two hand-overs of the same source
+   * partitions, and where both hold a key, the later one's change is the one that counts.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void twoHandOversInOneCommitKeepOnlyTheLaterChangeOfAKey(int formatVersion) {
+    createTable(formatVersion);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    UUID late = UUID.randomUUID();
+    UUID next = UUID.randomUUID();
+    List<PendingEvent> events = new ArrayList<>();
+    // the late answer of cycle `late`: keys 1 to 4 created
+    events.addAll(
+        events(
+            late,
+            0,
+            List.of(row(1, "early"), row(2, "early"), row(3, "early"), row(4, "early")),
+            List.of(1L, 2L, 3L, 4L)));
+    // the next cycle's answer of the same task: 2 updated, 3 deleted, 5 created
+    events.addAll(events(next, 2, List.of(row(2, "later"), row(5, "later")), List.of(2L, 3L, 5L)));
+    TableCommitter.Outcome outcome = committer.commit(cycle(next, events, 4, 30));
+    assertThat(outcome.failures()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(1L, "early", 2L, "later", 4L, "early", 5L, "later"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void aManifestBelongsToTheHandOverItsNameStartsWith() {
+    String prefix = "s3://b/t/metadata/floe-c1-0-4f1c2a9e-8d8e-4bb5-9d4e-9a7e0b1c2d3e-2";
+    assertThat(UpsertEvents.handOverOf(prefix + "-s0-m.avro")).isEqualTo(prefix);
+    assertThat(UpsertEvents.handOverOf(prefix + "-s12-m.avro")).isEqualTo(prefix);
+    assertThat(UpsertEvents.handOverOf(prefix + "-k-m.avro")).isEqualTo(prefix);
+  }
+
   private static long count(Iterable<?> items) {
     long n = 0;
     for (Object ignored : items) {
@@ -216,6 +250,17 @@ class TableCommitterUpsertTest {
   /** What a worker ships for a cycle: a data manifest of the images and a key manifest. */
   private List<PendingEvent> events(
       UUID commitId, long controlOffset, List<Record> images, List<Long> retired) {
+    return events(
+        commitId,
+        controlOffset,
+        images,
+        retired,
+        "floe-" + commitId + "-0-" + UUID.randomUUID() + "-0");
+  }
+
+  /** As {@link #events(UUID, long, List, List)}, with the hand-over's manifest name prefix. */
+  private List<PendingEvent> events(
+      UUID commitId, long controlOffset, List<Record> images, List<Long> retired, String prefix) {
     OutputFileFactory outputs =
         OutputFileFactory.builderFor(table, 1, System.nanoTime())
             .format(FileFormat.PARQUET)
@@ -244,7 +289,7 @@ class TableCommitterUpsertTest {
           ManifestFiles.write(
               TableUtil.formatVersion(table),
               SPEC,
-              table.io().newOutputFile(metadata("data-" + UUID.randomUUID() + "-m.avro")),
+              table.io().newOutputFile(metadata(prefix + "-s" + SPEC.specId() + "-m.avro")),
               null);
       try (manifest) {
         files.forEach(manifest::add);
@@ -275,7 +320,7 @@ class TableCommitterUpsertTest {
         ManifestFiles.writeDeleteManifest(
             TableUtil.formatVersion(table),
             PartitionSpec.unpartitioned(),
-            table.io().newOutputFile(metadata("keys-" + UUID.randomUUID() + "-m.avro")),
+            table.io().newOutputFile(metadata(prefix + "-k-m.avro")),
             null);
     try (keyManifest) {
       keyManifest.add(keys.toDeleteFile());
