@@ -201,7 +201,7 @@ public final class CatalogLoader {
    * 08), or a server error or unavailability answered by a REST catalog. Wrong credentials, an
    * unknown class or a malformed URI are not.
    */
-  static boolean unreachable(Throwable error) {
+  public static boolean unreachable(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof java.io.IOException
           || t instanceof org.apache.iceberg.exceptions.ServiceUnavailableException
@@ -218,7 +218,8 @@ public final class CatalogLoader {
     return false;
   }
 
-  static String rootCauseMessage(Throwable error) {
+  /** The innermost cause's class and message. */
+  public static String rootCauseMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

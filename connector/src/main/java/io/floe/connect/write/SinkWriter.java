@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.cdc.BadChangeException;
 import io.floe.connect.cdc.CdcOptions;
@@ -215,6 +216,8 @@ public final class SinkWriter implements AutoCloseable {
         conversionErrors++;
         outcomes.failed(record, table, e);
         return;
+      } catch (RuntimeException e) {
+        throw catalogFailure(e, table, origin, offset);
       }
     }
     for (int i = 0; i < targets.size(); i++) {
@@ -225,6 +228,25 @@ public final class SinkWriter implements AutoCloseable {
         change.buffer.add(change.change, change.row, change.key, change.schemaId);
       }
     }
+  }
+
+  /**
+   * What to throw when loading, creating or evolving a table for a record failed: a catalog (or the
+   * object store behind it) out of reach is not the record's fault, so the task drops what it
+   * wrote, waits and reads the record again, as when a data file cannot be written; anything else
+   * is rethrown as it is.
+   */
+  private static RuntimeException catalogFailure(
+      RuntimeException e, String table, TopicPartition origin, long offset) {
+    if (e instanceof ConnectException || !CatalogLoader.unreachable(e)) {
+      return e;
+    }
+    return new WriteFailedException(
+        String.format(
+            "Could not load or update table %s for the record at %s offset %d, the catalog or its"
+                + " object store is out of reach: %s",
+            table, origin, offset, CatalogLoader.rootCauseMessage(e)),
+        e);
   }
 
   /** A change read and converted, to fold in once every table of the record took it. */
