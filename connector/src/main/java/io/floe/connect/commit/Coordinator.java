@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
@@ -127,6 +128,23 @@ public final class Coordinator implements AutoCloseable {
       Supplier<Set<TopicPartition>> sourcePartitions,
       Clock clock,
       CoordinatorMetrics metrics) {
+    this(settings, groupId, catalog, clients, topic, sourcePartitions, clock, metrics, null);
+  }
+
+  /**
+   * @param readers the threads upsert commits plan, read and validate on, null for Iceberg's shared
+   *     worker pool
+   */
+  Coordinator(
+      ControlSettings settings,
+      String groupId,
+      Catalog catalog,
+      KafkaClients clients,
+      ControlTopic topic,
+      Supplier<Set<TopicPartition>> sourcePartitions,
+      Clock clock,
+      CoordinatorMetrics metrics,
+      ExecutorService readers) {
     this.settings = settings;
     this.groupId = groupId;
     this.clients = clients;
@@ -137,7 +155,7 @@ public final class Coordinator implements AutoCloseable {
     this.tracker = new CycleTracker(settings.commitInterval(), settings.commitTimeout(), clock);
     this.silence =
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
-    this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic);
+    this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic, readers);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.controlRetries =

@@ -17,6 +17,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.ManifestContent;
@@ -55,7 +56,23 @@ final class TableCommitter {
   private final String connectorName;
   private final ControlTopic controlTopic;
 
+  private final ExecutorService readers;
+
   TableCommitter(Catalog catalog, String groupId, String connectorName, ControlTopic controlTopic) {
+    this(catalog, groupId, connectorName, controlTopic, null);
+  }
+
+  /**
+   * @param readers the threads an upsert commit plans, reads and validates on, null for Iceberg's
+   *     shared worker pool
+   */
+  TableCommitter(
+      Catalog catalog,
+      String groupId,
+      String connectorName,
+      ControlTopic controlTopic,
+      ExecutorService readers) {
+    this.readers = readers;
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
@@ -323,7 +340,9 @@ final class TableCommitter {
     UpsertEvents events = UpsertEvents.read(prepared.table(), prepared.events());
     Long[] validThrough = new Long[1];
     UpsertCommit.Outcome outcome =
-        new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS)
+        (readers == null
+                ? new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS)
+                : new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS, readers))
             .commit(
                 events.keys(),
                 events.dataFiles(),

@@ -49,7 +49,8 @@ public final class KeyLocator {
    * A locator reading files on {@code readers}: reads wait on object storage, so more threads than
    * cores pay off there.
    *
-   * @param readers the threads reading the planned files, null to read them on the calling thread
+   * @param readers the threads planning the scan and reading the planned files, null to plan on
+   *     Iceberg's shared worker pool and read on the calling thread
    */
   public KeyLocator(Table table, ExecutorService readers) {
     this.table = table;
@@ -77,6 +78,9 @@ public final class KeyLocator {
             .useSnapshot(base.snapshotId())
             .filter(KeyFilter.of(keys))
             .includeColumnStats(KeyColumn.pruning(keys).stream().map(KeyColumn::name).toList());
+    if (readers != null) {
+      scan = scan.planWith(readers);
+    }
     List<FileScanTask> toRead = new ArrayList<>();
     long planned = 0;
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {

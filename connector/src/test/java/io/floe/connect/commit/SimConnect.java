@@ -57,6 +57,7 @@ final class SimConnect {
       InMemoryControlTopic control,
       SimCatalog catalog,
       List<String> tables,
+      Map<String, String> tableConfig,
       ControlSettings settings,
       WriterPoolOptions writerOptions,
       int tasksMax,
@@ -82,15 +83,11 @@ final class SimConnect {
           }
         };
     control.transactionTimeout(sim.clock::millis, TRANSACTION_TIMEOUT_MS);
-    this.config =
-        new FloeSinkConfig(
-            Map.of(
-                "name",
-                CONNECTOR,
-                "iceberg.tables",
-                String.join(",", tables),
-                "iceberg.catalog.type",
-                "hadoop"));
+    Map<String, String> props = new HashMap<>(tableConfig);
+    props.put("name", CONNECTOR);
+    props.put("iceberg.tables", String.join(",", tables));
+    props.put("iceberg.catalog.type", "hadoop");
+    this.config = new FloeSinkConfig(props);
   }
 
   static ControlSettings settings(int taskIndex, ControlSettings of) {
@@ -213,7 +210,8 @@ final class SimConnect {
           return all;
         },
         sim.clock,
-        new CoordinatorMetrics(MetricsRegistry.forTask(CONNECTOR, null), sim.clock));
+        new CoordinatorMetrics(MetricsRegistry.forTask(CONNECTOR, null), sim.clock),
+        new CallerRunsExecutor());
   }
 
   /** Partitions no live instance owns. */

@@ -8,8 +8,10 @@ import io.floe.connect.commit.SimFaults.Kind;
 import io.floe.connect.write.WriterPoolOptions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
@@ -53,31 +55,70 @@ final class SimSchedule {
   private final SimConnect connect;
   private final int steps;
 
+  private static final Schema TABLE =
+      new Schema(
+          Types.NestedField.optional(1, "topic", Types.StringType.get()),
+          Types.NestedField.optional(2, "partition", Types.IntegerType.get()),
+          Types.NestedField.optional(3, "offset", Types.LongType.get()));
+
+  /** A table mirroring a changing source: keyed by {@code key}, its identifier field. */
+  private static final Schema KEYED_TABLE =
+      new Schema(
+          List.of(
+              Types.NestedField.optional(1, "topic", Types.StringType.get()),
+              Types.NestedField.optional(2, "partition", Types.IntegerType.get()),
+              Types.NestedField.optional(3, "offset", Types.LongType.get()),
+              Types.NestedField.required(4, "key", Types.LongType.get())),
+          Set.of(4));
+
+  /**
+   * Whether the seed's schedule reads a change stream into tables in upsert mode: a third of the
+   * seeds (those divisible by 3), so the seeds of earlier findings keep their schedules.
+   */
+  static boolean upsertSchedule(long seed) {
+    return seed % 3 == 0;
+  }
+
   SimSchedule(long seed, boolean echo) {
     sim = new Sim(seed, echo);
     faults = new SimFaults(sim, this::fenceActor);
     io = new SimFileIO(sim, faults);
     catalog = new SimCatalog("mem://sim-" + seed + "-" + RUNS.incrementAndGet(), io, faults);
-    source = new SimSource(sim.between(1, 4));
+    boolean upsert = upsertSchedule(seed);
+    int partitionCount = sim.between(1, 4);
+    source =
+        upsert
+            ? SimSource.changes(partitionCount, sim.between(2, 8))
+            : new SimSource(partitionCount);
     int tableCount = sim.chance(0.7) ? 1 : 2;
     String format = sim.chance(0.9) ? "avro" : "parquet";
+    String formatVersion = upsert && sim.chance(0.5) ? "3" : "2";
+    Map<String, String> upsertConfig = new HashMap<>();
     catalog.createNamespace(Namespace.of("db"));
     for (int t = 0; t < tableCount; t++) {
       String name = "db.t" + t;
       tables.add(name);
       catalog.createTable(
           TableIdentifier.parse(name),
-          new Schema(
-              Types.NestedField.optional(1, "topic", Types.StringType.get()),
-              Types.NestedField.optional(2, "partition", Types.IntegerType.get()),
-              Types.NestedField.optional(3, "offset", Types.LongType.get())),
+          upsert ? KEYED_TABLE : TABLE,
           PartitionSpec.unpartitioned(),
           Map.of(
-              TableProperties.FORMAT_VERSION, "2",
-              TableProperties.DEFAULT_FILE_FORMAT, format,
-              TableProperties.COMMIT_NUM_RETRIES, Integer.toString(sim.between(0, 3)),
-              TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "0",
-              TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "0"));
+              TableProperties.FORMAT_VERSION,
+              formatVersion,
+              TableProperties.DEFAULT_FILE_FORMAT,
+              format,
+              TableProperties.COMMIT_NUM_RETRIES,
+              Integer.toString(sim.between(0, 3)),
+              TableProperties.COMMIT_MIN_RETRY_WAIT_MS,
+              "0",
+              TableProperties.COMMIT_MAX_RETRY_WAIT_MS,
+              "0"));
+      if (upsert) {
+        upsertConfig.put("iceberg.table." + name + ".id-columns", "key");
+      }
+    }
+    if (upsert) {
+      upsertConfig.put("iceberg.tables.upsert-mode-enabled", "true");
     }
     long interval = sim.between(1_000, 6_000);
     ControlSettings settings =
@@ -89,7 +130,16 @@ final class SimSchedule {
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
         new SimConnect(
-            sim, source, control, catalog, tables, settings, options, sim.between(1, 3), faults);
+            sim,
+            source,
+            control,
+            catalog,
+            tables,
+            upsertConfig,
+            settings,
+            options,
+            sim.between(1, 3),
+            faults);
     control.faults(faults.forControlTopic());
     steps = sim.between(30, 160);
     sim.trace(
@@ -97,10 +147,12 @@ final class SimSchedule {
             + seed
             + ": "
             + source.partitions().size()
-            + " partitions, tables "
+            + (upsert ? " partitions of changes, upsert tables " : " partitions, tables ")
             + tables
             + " ("
             + format
+            + ", v"
+            + formatVersion
             + "), tasks.max "
             + connect.tasksMax()
             + ", interval "
@@ -141,7 +193,7 @@ final class SimSchedule {
     if (roll < 16) {
       TopicPartition partition = sim.pick(source.partitions());
       int count = sim.between(1, 6);
-      source.produce(partition, count, sim.clock.millis());
+      source.produce(partition, count, sim.clock.millis(), sim.random);
     } else if (roll < 38) {
       somePut();
     } else if (roll < 60) {

@@ -14,7 +14,9 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
@@ -68,15 +70,54 @@ final class TestManifests {
     return paths;
   }
 
+  /** Between a deletion vector's file and its offset in it, in {@link #listed}. */
+  static final String DV_AT = "#dv@";
+
+  /**
+   * A file a manifest lists.
+   *
+   * @param file its location; a deletion vector's is followed by {@link #DV_AT} and its offset, as
+   *     deletion vectors share their Puffin file
+   * @param fileSequenceNumber the sequence number of the snapshot that added it
+   */
+  record Listed(String file, Long fileSequenceNumber) {
+    /** The location of the file that holds it. */
+    String location() {
+      int dv = file.indexOf(DV_AT);
+      return dv < 0 ? file : file.substring(0, dv);
+    }
+  }
+
   /** The locations of the data files {@code manifest} lists, in its order. */
   static List<String> dataFiles(Table table, ManifestFile manifest) {
-    List<String> paths = new ArrayList<>();
+    return listed(table, manifest).stream().map(Listed::file).toList();
+  }
+
+  /** The data files, or delete files of a delete manifest, {@code manifest} lists, in its order. */
+  static List<Listed> listed(Table table, ManifestFile manifest) {
+    List<Listed> listed = new ArrayList<>();
+    if (manifest.content() == ManifestContent.DELETES) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        reader.forEach(
+            file ->
+                listed.add(
+                    new Listed(
+                        file.contentOffset() == null
+                            ? file.location()
+                            : file.location() + DV_AT + file.contentOffset(),
+                        file.fileSequenceNumber())));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return listed;
+    }
     try (ManifestReader<DataFile> reader =
         ManifestFiles.read(manifest, table.io(), table.specs())) {
-      reader.forEach(file -> paths.add(file.location()));
+      reader.forEach(file -> listed.add(new Listed(file.location(), file.fileSequenceNumber())));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return paths;
+    return listed;
   }
 }
