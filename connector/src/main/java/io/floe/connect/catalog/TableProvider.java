@@ -8,6 +8,7 @@ import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.TableConfig;
 import io.floe.connect.config.TableKeys;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.PartitionSpec;
@@ -70,6 +71,14 @@ public final class TableProvider {
    *     retry
    */
   public Table loadOrCreate(String table, Schema schema) {
+    return loadOrCreate(table, schema, config.tableConfig(table).idColumns());
+  }
+
+  /**
+   * {@link #loadOrCreate(String, Schema)}, creating the table with {@code idColumns} as its
+   * identifier fields.
+   */
+  public Table loadOrCreate(String table, Schema schema, List<String> idColumns) {
     Optional<Table> existing = load(table);
     if (existing.isPresent()) {
       return existing.get();
@@ -84,11 +93,12 @@ public final class TableProvider {
               + TableKeys.TABLES_AUTO_CREATE_ENABLED
               + "=true.");
     }
-    return create(TableIdentifier.parse(table), schema, config.tableConfig(table));
+    return create(TableIdentifier.parse(table), schema, config.tableConfig(table), idColumns);
   }
 
-  private Table create(TableIdentifier id, Schema recordSchema, TableConfig tableConfig) {
-    Schema schema = IdentifierColumns.on(id.toString(), recordSchema, tableConfig.idColumns());
+  private Table create(
+      TableIdentifier id, Schema recordSchema, TableConfig tableConfig, List<String> idColumns) {
+    Schema schema = IdentifierColumns.on(id.toString(), recordSchema, idColumns);
     PartitionSpec spec;
     try {
       spec = tableConfig.partitionBy().toSpec(schema);

@@ -68,8 +68,6 @@ final class PerTableValidation {
       }
     }
 
-    checkUpsertKeys(values, props, tables, dynamic);
-
     if (!dynamic && routeField && !tablesWithRegex.isEmpty()) {
       List<String> without = new ArrayList<>(tables);
       without.removeAll(tablesWithRegex);
@@ -83,53 +81,6 @@ final class PerTableValidation {
                 + " record: add one for "
                 + String.join(", ", without)
                 + ".");
-      }
-    }
-  }
-
-  /**
-   * A table in upsert mode needs id columns: they become its identifier fields, and find the row a
-   * change replaces or deletes. Checked for the listed tables, and with dynamic routing for those
-   * with settings of their own (other tables are checked when they are first written). The error
-   * goes on the key that put the table in upsert mode.
-   */
-  private static void checkUpsertKeys(
-      Map<String, ConfigValue> values,
-      Map<String, String> props,
-      Set<String> listed,
-      boolean dynamic) {
-    if (!ConfigValidation.valid(values, UpsertKeys.UPSERT_MODE_ENABLED)) {
-      return;
-    }
-    boolean byDefault = Boolean.TRUE.equals(values.get(UpsertKeys.UPSERT_MODE_ENABLED).value());
-    Set<String> tables = new TreeSet<>(listed);
-    for (String key : dynamic ? props.keySet() : Set.<String>of()) {
-      TableConfig.split(key)
-          .filter(parts -> TableConfig.SETTINGS.contains(parts.getValue()))
-          .ifPresent(parts -> tables.add(parts.getKey()));
-    }
-    for (String table : tables) {
-      String own = TableConfig.key(table, TableConfig.UPSERT_MODE_ENABLED);
-      boolean upsert;
-      if (props.containsKey(own)) {
-        try {
-          upsert = TableConfig.parseBoolean(props.get(own));
-        } catch (IllegalArgumentException e) {
-          continue; // reported on the key itself
-        }
-      } else {
-        upsert = byDefault;
-      }
-      if (upsert && !props.containsKey(TableConfig.key(table, TableConfig.ID_COLUMNS))) {
-        ConfigValidation.error(
-            values,
-            props.containsKey(own) ? own : UpsertKeys.UPSERT_MODE_ENABLED,
-            "Table '"
-                + table
-                + "' is in upsert mode and needs "
-                + TableConfig.key(table, TableConfig.ID_COLUMNS)
-                + ": its key columns become the table's identifier fields and find the rows each"
-                + " change replaces or deletes.");
       }
     }
   }

@@ -29,8 +29,9 @@ public record UpsertKeys(boolean enabled, CdcOptions options) {
 
   public static final String UPSERT_MODE_ENABLED = "iceberg.tables.upsert-mode-enabled";
   public static final String UPSERT_MODE_ENABLED_DOC =
-      "When true, records are row changes of the table's key (iceberg.table.<table>.id-columns):"
-          + " an upsert replaces the key's row, a delete or a tombstone removes it, and the last"
+      "When true, records are row changes of the table's key (iceberg.table.<table>.id-columns,"
+          + " else the fields of the record key, such as Debezium's key struct): an upsert replaces"
+          + " the key's row, a delete or a tombstone removes it, and the last"
           + " change of a key in a commit wins. When false, every record is appended. A table"
           + " overrides it with iceberg.table.<table>.upsert-mode-enabled.";
   public static final boolean UPSERT_MODE_ENABLED_DEFAULT = false;

@@ -83,6 +83,8 @@ public final class SinkWriter implements AutoCloseable {
   private final boolean upsertModeUsed;
   private final List<String> tombstoneTables;
   private final Map<String, Optional<UpsertBuffer>> upserts = new LinkedHashMap<>();
+  // key columns learnt from the record keys of upsert tables without id-columns
+  private final Map<String, List<String>> keyColumns = new HashMap<>();
   private long bytesAtHandOver;
   private long conversionErrors;
   private long schemaChanges;
@@ -265,16 +267,49 @@ public final class SinkWriter implements AutoCloseable {
   }
 
   private UpsertBuffer newUpsertBuffer(TableConfig tableConfig, CdcOptions options) {
-    if (tableConfig.idColumns().isEmpty()) {
-      throw new ConnectException(
-          "Table "
-              + tableConfig.table()
-              + " is in upsert mode and has no key columns: set "
-              + TableConfig.key(tableConfig.table(), TableConfig.ID_COLUMNS)
-              + ", whose columns become the table's identifier fields and find the rows each change"
-              + " replaces or deletes.");
-    }
     return new UpsertBuffer(tableConfig.table(), options, tableConfig.idColumns(), convertOptions);
+  }
+
+  /**
+   * The key columns of a table: its {@code id-columns}, else the fields of the record keys of its
+   * changes (Debezium's key struct names the primary key columns), as the first change read told
+   * them. They become the table's identifier fields.
+   */
+  private List<String> keyColumns(String table) {
+    List<String> configured = config.tableConfig(table).idColumns();
+    return configured.isEmpty() ? keyColumns.getOrDefault(table, List.of()) : configured;
+  }
+
+  /**
+   * Learns a table's key columns from a change's key when {@code id-columns} does not give them.
+   *
+   * @throws org.apache.kafka.connect.errors.DataException (a bad record) if the key has other
+   *     fields than the table's earlier changes had
+   */
+  private void learnKeyColumns(String table, Change change, SinkRecord record) {
+    if (change.key() == null || !config.tableConfig(table).idColumns().isEmpty()) {
+      return;
+    }
+    List<String> columns = change.key().columns();
+    List<String> known = keyColumns.putIfAbsent(table, columns);
+    if (known != null && !known.equals(columns)) {
+      throw new org.apache.kafka.connect.errors.DataException(
+          "The record key of the record at "
+              + record.topic()
+              + "-"
+              + record.kafkaPartition()
+              + " offset "
+              + record.kafkaOffset()
+              + " has the fields "
+              + columns
+              + ", while the key columns of table "
+              + table
+              + " are "
+              + known
+              + " (from the keys of its earlier changes); set "
+              + TableConfig.key(table, TableConfig.ID_COLUMNS)
+              + " to read the key from the row instead");
+    }
   }
 
   /**
@@ -287,6 +322,7 @@ public final class SinkWriter implements AutoCloseable {
    */
   private FoldedChange readChange(String table, UpsertBuffer upsert, SinkRecord record) {
     Change change = upsert.read(record);
+    learnKeyColumns(table, change, record);
     switch (change.kind()) {
       case UPSERT -> {
         TableState state = state(table, change.record());
@@ -319,7 +355,8 @@ public final class SinkWriter implements AutoCloseable {
               name,
               tables
                   .load(name)
-                  .orElseGet(() -> tables.loadOrCreate(name, schemaFor(name, record))));
+                  .orElseGet(
+                      () -> tables.loadOrCreate(name, schemaFor(name, record), keyColumns(name))));
     }
     return state;
   }
@@ -340,7 +377,7 @@ public final class SinkWriter implements AutoCloseable {
     if (evolveSchemas && metadataColumn.isPresent()) {
       state.addMetadataColumn(metadataColumn.get());
     }
-    List<String> idColumns = config.tableConfig(name).idColumns();
+    List<String> idColumns = keyColumns(name);
     state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
     states.put(name, state);
     return state;

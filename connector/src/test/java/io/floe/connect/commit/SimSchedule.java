@@ -93,6 +93,8 @@ final class SimSchedule {
     int tableCount = sim.chance(0.7) ? 1 : 2;
     String format = sim.chance(0.9) ? "avro" : "parquet";
     String formatVersion = upsert && sim.chance(0.5) ? "3" : "2";
+    // without id-columns the key is the record key's fields
+    boolean idColumns = upsert && sim.chance(0.5);
     Map<String, String> upsertConfig = new HashMap<>();
     catalog.createNamespace(Namespace.of("db"));
     for (int t = 0; t < tableCount; t++) {
@@ -113,7 +115,7 @@ final class SimSchedule {
               "0",
               TableProperties.COMMIT_MAX_RETRY_WAIT_MS,
               "0"));
-      if (upsert) {
+      if (idColumns) {
         upsertConfig.put("iceberg.table." + name + ".id-columns", "key");
       }
     }
@@ -153,6 +155,7 @@ final class SimSchedule {
             + format
             + ", v"
             + formatVersion
+            + (upsert ? idColumns ? ", id-columns" : ", keys from record keys" : "")
             + "), tasks.max "
             + connect.tasksMax()
             + ", interval "

@@ -86,23 +86,15 @@ class UpsertKeysTest {
   }
 
   @Test
-  void aTableInUpsertModeWithoutIdColumnsIsReportedOnTheKeyThatTurnedItOn() {
+  void aTableInUpsertModeNeedsNoIdColumnsItsKeyComesFromTheRecordKey() {
     Map<String, String> props = twoTables();
-    props.put("iceberg.table.shop.orders.upsert-mode-enabled", "true");
-    Map<String, List<String>> errors = errors(props);
-    assertThat(errors).containsOnlyKeys("iceberg.table.shop.orders.upsert-mode-enabled");
-    assertThat(errors.get("iceberg.table.shop.orders.upsert-mode-enabled").get(0))
-        .contains("iceberg.table.shop.orders.id-columns")
-        .contains("identifier fields");
-
-    props = twoTables();
     props.put("iceberg.tables.upsert-mode-enabled", "true");
     props.put("iceberg.table.shop.orders.id-columns", "id");
-    errors = errors(props);
-    assertThat(errors).containsOnlyKeys("iceberg.tables.upsert-mode-enabled");
-    assertThat(errors.get("iceberg.tables.upsert-mode-enabled").get(0))
-        .contains("'shop.audit'")
-        .doesNotContain("'shop.orders'");
+    assertThat(errors(props)).isEmpty();
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    assertThat(config.tableConfig("shop.orders").idColumns()).containsExactly("id");
+    assertThat(config.tableConfig("shop.audit").idColumns()).isEmpty();
+    assertThat(config.tableConfig("shop.audit").upsert()).isPresent();
   }
 
   @Test

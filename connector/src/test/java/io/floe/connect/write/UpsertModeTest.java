@@ -91,6 +91,7 @@ class UpsertModeTest {
     props.put("iceberg.table.db.t.upsert-mode-enabled", "true");
     props.put("iceberg.table.db.t.id-columns", "id");
     props.putAll(extra);
+    props.values().removeIf(String::isEmpty);
     return SinkWriter.forTask(
         new FloeSinkConfig(props),
         catalog,
@@ -212,6 +213,39 @@ class UpsertModeTest {
       assertThat(writer.changeCounts("db.log")).isEmpty();
       assertThat(writer.changeCounts("db.t").orElseThrow().upserts()).isEqualTo(5);
       assertThat(writer.changeCounts("db.t").orElseThrow().deletes()).isEqualTo(1);
+    }
+  }
+
+  /** An envelope keyed as Debezium keys it: a struct of the primary key columns. */
+  private static SinkRecord keyedEnvelope(
+      long offset, String keyField, long id, String op, Struct before, Struct after) {
+    org.apache.kafka.connect.data.Schema keySchema =
+        SchemaBuilder.struct()
+            .name("shop.orders.Key")
+            .field(keyField, org.apache.kafka.connect.data.Schema.INT64_SCHEMA)
+            .build();
+    Struct value = new Struct(ENVELOPE).put("op", op).put("before", before).put("after", after);
+    return new SinkRecord(
+        TOPIC, 0, keySchema, new Struct(keySchema).put(keyField, id), ENVELOPE, value, offset);
+  }
+
+  @Test
+  void withoutIdColumnsTheRecordKeysFieldsAreTheKeyAndTheTablesIdentifierFields() {
+    try (SinkWriter writer = writer(Map.of("iceberg.table.db.t.id-columns", ""))) {
+      writer.write(
+          List.of(
+              keyedEnvelope(0, "id", 1, "c", null, row(1, "a")),
+              keyedEnvelope(1, "id", 2, "r", null, row(2, "b")),
+              keyedEnvelope(2, "id", 2, "d", row(2, "b"), null),
+              keyedEnvelope(3, "order_id", 3, "c", null, row(3, "c")),
+              keyedEnvelope(4, "id", 1, "u", row(1, "a"), row(1, "a2"))));
+      HandOver handOver = writer.handOver();
+
+      assertThat(refused).as("a key with other fields than the table's").containsExactly(3L);
+      Table table = catalog.loadTable(TableIdentifier.parse("db.t"));
+      assertThat(table.schema().identifierFieldNames()).containsExactly("id");
+      assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a2"));
+      assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L, 2L);
     }
   }
 
