@@ -539,10 +539,19 @@ public final class SinkWriter implements AutoCloseable {
     return rewind;
   }
 
-  /** Bytes written (in finished or open files) and not yet handed over, an estimate. */
+  /**
+   * Bytes written (in finished or open files) and not yet handed over, plus the heap of the changes
+   * upsert tables hold until the hand-over, an estimate.
+   */
   public long bufferedBytes() {
     WriterPoolStats stats = pool.stats();
-    return stats.bytesWritten() - bytesAtHandOver + stats.bufferedBytesEstimate();
+    long bytes = stats.bytesWritten() - bytesAtHandOver + stats.bufferedBytesEstimate();
+    if (upsertModeUsed) {
+      for (Optional<UpsertBuffer> upsert : upserts.values()) {
+        bytes += upsert.map(UpsertBuffer::heldBytes).orElse(0L);
+      }
+    }
+    return bytes;
   }
 
   public WriterPoolStats stats() {

@@ -57,7 +57,17 @@ final class UpsertBuffer {
   private KeyedChanges fold = new KeyedChanges();
 
   /** A change as converted when it came, on the table schema {@code schemaId}. */
-  private record Converted(Record row, Record key, int schemaId) {}
+  private record Converted(Record row, Record key, int schemaId, long bytes) {}
+
+  /**
+   * Heap per folded key beyond its converted row and key: the record the image came in (about as
+   * large as the row again, counted as such), the fold's and this buffer's map entries and the
+   * change's key. Measured with a 5-column row of two strings (about 1,030 bytes a key in all), and
+   * rounded so that the estimate comes out about the same.
+   */
+  private static final long PER_KEY = 500;
+
+  private long heldBytes;
 
   /**
    * @param table the table's name
@@ -144,12 +154,22 @@ final class UpsertBuffer {
   void add(Change change, Record row, Record key, int schemaId) {
     fold.add(change);
     if (change.key() != null) {
-      converted.put(change.key(), new Converted(row, key, schemaId));
+      long bytes = 2 * ImageSizes.of(row) + ImageSizes.of(key) + PER_KEY;
+      Converted before = converted.put(change.key(), new Converted(row, key, schemaId, bytes));
+      heldBytes += bytes - (before == null ? 0 : before.bytes());
     }
     // skips too: the fold checks offset order per source partition, so a partition read again
     // from an earlier offset must find the fold dropped
     SinkRecord record = change.record();
     sources.add(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+  }
+
+  /**
+   * The estimated heap of the folded changes: their images, as converted rows and as the records
+   * they came in, and their keys.
+   */
+  long heldBytes() {
+    return heldBytes;
   }
 
   /** Whether no key changed since the last hand-over. */
@@ -201,6 +221,7 @@ final class UpsertBuffer {
   void drop() {
     fold = new KeyedChanges();
     converted.clear();
+    heldBytes = 0;
     sources.clear();
   }
 

@@ -250,6 +250,34 @@ class UpsertModeTest {
   }
 
   @Test
+  void foldedImagesCountAsBufferedBytesUntilTheHandOver() {
+    String name = "n".repeat(200);
+    try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
+      List<SinkRecord> distinct = new ArrayList<>();
+      for (int i = 0; i < 1_000; i++) {
+        distinct.add(envelope(i, "c", null, row(i, name)));
+      }
+      writer.write(distinct);
+      long thousandKeys = writer.bufferedBytes();
+      assertThat(thousandKeys)
+          .as("each of 1,000 images holds a 200-character string twice")
+          .isBetween(1_000L * 2 * 200, 1_000L * 2_000);
+
+      List<SinkRecord> sameKey = new ArrayList<>();
+      for (int i = 0; i < 1_000; i++) {
+        sameKey.add(envelope(1_000 + i, "u", null, row(7, name)));
+      }
+      writer.write(sameKey);
+      assertThat(writer.bufferedBytes())
+          .as("updates of a held key replace its image")
+          .isEqualTo(thousandKeys);
+
+      writer.handOver();
+      assertThat(writer.bufferedBytes()).isZero();
+    }
+  }
+
+  @Test
   void flattenedAndKeyedRecordsAndTombstonesFoldTheSameWay() {
     try (SinkWriter writer = writer(Map.of())) {
       writer.write(
