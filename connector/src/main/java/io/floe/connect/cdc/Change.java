@@ -17,8 +17,12 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *     kept, and so is its origin: {@code originalTopic()} and the like); otherwise the source
  *     record
  * @param skipReason why a {@link Kind#SKIP} changes nothing; null for the other kinds
+ * @param keySource for a {@link Kind#DELETE}, what its key was read from, with its schema if it has
+ *     one: the row before the change, the flattened row, or the record key (a struct, a map or a
+ *     single value); null for the other kinds or if unknown
  */
-public record Change(Kind kind, RowKey key, SinkRecord record, SkipReason skipReason) {
+public record Change(
+    Kind kind, RowKey key, SinkRecord record, SkipReason skipReason, Object keySource) {
 
   /** The kinds of change. */
   public enum Kind {
@@ -43,12 +47,22 @@ public record Change(Kind kind, RowKey key, SinkRecord record, SkipReason skipRe
     }
   }
 
+  /** A change of the given kind without a key source. */
+  public Change(Kind kind, RowKey key, SinkRecord record, SkipReason skipReason) {
+    this(kind, key, record, skipReason, null);
+  }
+
   public static Change upsert(RowKey key, SinkRecord image) {
     return new Change(Kind.UPSERT, key, image, null);
   }
 
   public static Change delete(RowKey key, SinkRecord record) {
     return new Change(Kind.DELETE, key, record, null);
+  }
+
+  /** A delete whose key was read from {@code keySource}. */
+  public static Change delete(RowKey key, SinkRecord record, Object keySource) {
+    return new Change(Kind.DELETE, key, record, null, keySource);
   }
 
   public static Change truncate(SinkRecord record) {

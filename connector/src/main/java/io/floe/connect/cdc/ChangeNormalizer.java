@@ -85,7 +85,7 @@ public final class ChangeNormalizer {
   private Change read(SinkRecord record) {
     Object value = record.value();
     if (value == null) {
-      return Change.delete(keys.ofDelete(record, null), record);
+      return delete(record, null);
     }
     if (options.format() == ChangeFormat.KEYED) {
       return upsert(record, value);
@@ -137,8 +137,7 @@ public final class ChangeNormalizer {
       }
       case DELETE -> {
         Object before = FieldPath.child(value, "before");
-        yield Change.delete(
-            keys.ofDelete(record, before == FieldPath.MISSING ? null : before), record);
+        yield delete(record, before == FieldPath.MISSING ? null : before);
       }
       case TRUNCATE -> truncate(record, "op");
       case MESSAGE -> Change.skip(SkipReason.MESSAGE, record);
@@ -147,7 +146,7 @@ public final class ChangeNormalizer {
 
   private Change fromFlattened(SinkRecord record, Object value) {
     if (deleted(record, deletedField.in(value))) {
-      return Change.delete(keys.ofDelete(record, value), record);
+      return delete(record, value);
     }
     Object code = opField.in(value);
     if (code == FieldPath.MISSING) {
@@ -155,10 +154,15 @@ public final class ChangeNormalizer {
     }
     return switch (op(record, opField.toString(), code, true)) {
       case UPSERT -> upsert(record, markers.trim(value));
-      case DELETE -> Change.delete(keys.ofDelete(record, value), record);
+      case DELETE -> delete(record, value);
       case TRUNCATE -> truncate(record, opField.toString());
       case MESSAGE -> Change.skip(SkipReason.MESSAGE, record);
     };
+  }
+
+  private Change delete(SinkRecord record, Object before) {
+    return Change.delete(
+        keys.ofDelete(record, before), record, keys.sourceOfDelete(record, before));
   }
 
   private static Op op(SinkRecord record, String field, Object code, boolean flattened) {

@@ -45,6 +45,14 @@ final class KeyReader {
     return idColumns.isEmpty() ? ofRecordKey(record) : ofColumns(record, image, "the row image");
   }
 
+  /**
+   * What {@link #ofDelete} reads the key of a delete from: the row before the change if there are
+   * id columns and it is given, else the record key.
+   */
+  Object sourceOfDelete(SinkRecord record, Object before) {
+    return idColumns.isEmpty() || before == null ? record.key() : before;
+  }
+
   /** The key of a delete; {@code before} is the row as it was, or null if the record has none. */
   RowKey ofDelete(SinkRecord record, Object before) {
     if (idColumns.isEmpty()) {

@@ -66,7 +66,20 @@ public final class TaskMetrics implements AutoCloseable {
             .add(
                 "files-closed-for-open-files",
                 "Data files closed early to keep within the open-file limit",
-                () -> writers.filesClosedForOpenFiles());
+                () -> writers.filesClosedForOpenFiles())
+            .add(
+                "changes-upserted",
+                "Records of upsert tables read as an insert or update of a key",
+                () -> writers.changesUpserted())
+            .add(
+                "changes-deleted",
+                "Records of upsert tables read as a delete of a key, tombstones included",
+                () -> writers.changesDeleted())
+            .add(
+                "changes-skipped",
+                "Records of upsert tables that change no row (Debezium messages, heartbeats,"
+                    + " schema-change and transaction records)",
+                () -> writers.changesSkipped());
     this.registration =
         registry.register(
             TYPE,

@@ -16,6 +16,10 @@ package io.floe.connect.metrics;
  * @param filesClosedForOpenFiles files closed early to keep within the open-file limit
  * @param conversionErrors records that could not be converted to a table's row
  * @param schemaChanges times a writer moved to a new table schema
+ * @param changesUpserted records of upsert tables read as an insert or update of a key
+ * @param changesDeleted records of upsert tables read as a delete of a key (tombstones included)
+ * @param changesSkipped records of upsert tables that change no row (Debezium messages, heartbeats,
+ *     schema-change and transaction records)
  */
 public record WriterCounts(
     long recordsWritten,
@@ -25,8 +29,11 @@ public record WriterCounts(
     long filesClosedForMemory,
     long filesClosedForOpenFiles,
     long conversionErrors,
-    long schemaChanges) {
+    long schemaChanges,
+    long changesUpserted,
+    long changesDeleted,
+    long changesSkipped) {
 
   /** Nothing written yet. */
-  public static final WriterCounts NONE = new WriterCounts(0, 0, 0, 0, 0, 0, 0, 0);
+  public static final WriterCounts NONE = new WriterCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

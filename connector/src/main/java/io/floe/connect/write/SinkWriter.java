@@ -337,7 +337,7 @@ public final class SinkWriter implements AutoCloseable {
           return null; // no table yet, so no row to delete
         }
         Schema schema = state.writer.schema();
-        Record key = upsert.keyOf(change.key(), UpsertBuffer.keySchema(schema));
+        Record key = upsert.keyOfDelete(change, UpsertBuffer.keySchema(schema));
         return new FoldedChange(upsert, change, null, key, schema.schemaId());
       }
       case SKIP -> {
@@ -566,6 +566,17 @@ public final class SinkWriter implements AutoCloseable {
   /** The counters for the task's metrics, from this writer's creation. */
   public WriterCounts counts() {
     WriterPoolStats stats = pool.stats();
+    long upserted = 0;
+    long deleted = 0;
+    long skipped = 0;
+    for (Optional<UpsertBuffer> upsert : upserts.values()) {
+      if (upsert.isPresent()) {
+        ChangeCounts changes = upsert.get().counts();
+        upserted += changes.upserts();
+        deleted += changes.deletes();
+        skipped += changes.skipped();
+      }
+    }
     return new WriterCounts(
         stats.recordsWritten(),
         stats.bytesWritten(),
@@ -574,7 +585,10 @@ public final class SinkWriter implements AutoCloseable {
         stats.filesClosedForMemory(),
         stats.filesClosedForOpenFiles(),
         conversionErrors,
-        schemaChanges);
+        schemaChanges,
+        upserted,
+        deleted,
+        skipped);
   }
 
   @Override

@@ -28,6 +28,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -79,7 +80,7 @@ final class UpsertBuffer {
       String table, CdcOptions options, List<String> idColumns, ConvertOptions convertOptions) {
     this.table = table;
     this.normalizer = new ChangeNormalizer(options, idColumns);
-    this.keyConverters = new ConverterCache(4, RecordConverters.factory(convertOptions));
+    this.keyConverters = new ConverterCache(16, RecordConverters.factory(convertOptions));
   }
 
   /**
@@ -102,7 +103,22 @@ final class UpsertBuffer {
   }
 
   /**
-   * The key of a delete as a row of {@code keySchema}, converted from the key's values.
+   * The key of a delete as a row of {@code keySchema}. Read from a struct (the row before the
+   * change, the flattened row, or the record key) it is converted with the struct's schema, as the
+   * rows of upserts are, so a key column of a logical type (a Debezium {@code MicroTimestamp}, say)
+   * finds the row an upsert wrote; otherwise from the key's plain values.
+   *
+   * @throws org.apache.kafka.connect.errors.DataException if a value does not fit its column
+   */
+  Record keyOfDelete(Change change, Schema keySchema) {
+    if (change.keySource() instanceof Struct struct) {
+      return keyConverters.get(struct.schema(), keySchema).convert(struct);
+    }
+    return keyOf(change.key(), keySchema);
+  }
+
+  /**
+   * The key as a row of {@code keySchema}, converted from the key's plain values.
    *
    * @throws org.apache.kafka.connect.errors.DataException if a value does not fit its column
    */

@@ -95,6 +95,11 @@ final class SimSchedule {
     String formatVersion = upsert && sim.chance(0.5) ? "3" : "2";
     // without id-columns the key is the record key's fields
     boolean idColumns = upsert && sim.chance(0.5);
+    // a partitioned upsert table: its deletes are per data file in several partitions
+    PartitionSpec spec =
+        upsert && sim.chance(0.5)
+            ? PartitionSpec.builderFor(KEYED_TABLE).bucket("key", 3).build()
+            : PartitionSpec.unpartitioned();
     Map<String, String> upsertConfig = new HashMap<>();
     catalog.createNamespace(Namespace.of("db"));
     for (int t = 0; t < tableCount; t++) {
@@ -103,7 +108,7 @@ final class SimSchedule {
       catalog.createTable(
           TableIdentifier.parse(name),
           upsert ? KEYED_TABLE : TABLE,
-          PartitionSpec.unpartitioned(),
+          spec,
           Map.of(
               TableProperties.FORMAT_VERSION,
               formatVersion,
@@ -156,6 +161,7 @@ final class SimSchedule {
             + ", v"
             + formatVersion
             + (upsert ? idColumns ? ", id-columns" : ", keys from record keys" : "")
+            + (spec.isUnpartitioned() ? "" : ", " + spec.fields())
             + "), tasks.max "
             + connect.tasksMax()
             + ", interval "

@@ -23,7 +23,7 @@ class TaskMetricsTest {
     TaskMetrics metrics = new TaskMetrics(registry, 1, 64L << 20, skipped::get, deadLettered::get);
     metrics.received(10);
     metrics.received(5);
-    metrics.writers(new WriterCounts(9, 4096, 2, 1000, 1, 0, 4, 1));
+    metrics.writers(new WriterCounts(9, 4096, 2, 1000, 1, 0, 4, 1, 6, 2, 1));
     skipped.incrementAndGet();
 
     ObjectName name = new ObjectName("io.floe:type=task-metrics,connector=orders-sink,task=1");
@@ -38,7 +38,10 @@ class TaskMetricsTest {
     assertThat(server.getAttribute(name, "buffered-bytes")).isEqualTo(1000L);
     assertThat(server.getAttribute(name, "memory-budget-bytes")).isEqualTo(64L << 20);
     assertThat(server.getAttribute(name, "files-closed-for-memory")).isEqualTo(1L);
-    assertThat(server.getMBeanInfo(name).getAttributes()).hasSize(12);
+    assertThat(server.getAttribute(name, "changes-upserted")).isEqualTo(6L);
+    assertThat(server.getAttribute(name, "changes-deleted")).isEqualTo(2L);
+    assertThat(server.getAttribute(name, "changes-skipped")).isEqualTo(1L);
+    assertThat(server.getMBeanInfo(name).getAttributes()).hasSize(15);
 
     metrics.close();
     assertThat(server.isRegistered(name)).isFalse();

@@ -157,6 +157,25 @@ class UpsertModeTest {
     return rows;
   }
 
+  /** The values of {@code column} in the table's one key file. */
+  private static List<Object> retiredKeys(TableFiles files, String column) {
+    DeleteFile keys = files.files().keyFiles().get(0);
+    Schema schema = files.table().schema();
+    Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
+    List<Object> values = new ArrayList<>();
+    try (CloseableIterable<Record> read =
+        Parquet.read(files.table().io().newInputFile(keys.location()))
+            .project(keySchema)
+            .createReaderFunc(
+                fileSchema -> GenericParquetReaders.buildReader(keySchema, fileSchema))
+            .build()) {
+      read.forEach(key -> values.add(key.getField(column)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return values;
+  }
+
   /** The ids in the table's one key file, read back with Iceberg's Parquet generic reader. */
   private static List<Long> retiredIds(TableFiles files) {
     assertThat(files.files().keyFiles()).hasSize(1);
@@ -213,6 +232,9 @@ class UpsertModeTest {
       assertThat(writer.changeCounts("db.log")).isEmpty();
       assertThat(writer.changeCounts("db.t").orElseThrow().upserts()).isEqualTo(5);
       assertThat(writer.changeCounts("db.t").orElseThrow().deletes()).isEqualTo(1);
+      assertThat(writer.counts().changesUpserted()).isEqualTo(5);
+      assertThat(writer.counts().changesDeleted()).isEqualTo(1);
+      assertThat(writer.counts().changesSkipped()).isZero();
     }
   }
 
@@ -246,6 +268,57 @@ class UpsertModeTest {
       assertThat(table.schema().identifierFieldNames()).containsExactly("id");
       assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a2"));
       assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void aDeleteFindsTheKeyOfALogicalTypeAsTheUpsertWroteIt() {
+    org.apache.kafka.connect.data.Schema micros =
+        SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").build();
+    org.apache.kafka.connect.data.Schema row =
+        SchemaBuilder.struct()
+            .name("shop.events.Value")
+            .field("ts", micros)
+            .field("name", org.apache.kafka.connect.data.Schema.OPTIONAL_STRING_SCHEMA)
+            .optional()
+            .build();
+    org.apache.kafka.connect.data.Schema envelope =
+        SchemaBuilder.struct()
+            .name("shop.events.Envelope")
+            .field("before", row)
+            .field("after", row)
+            .field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+            .build();
+    org.apache.kafka.connect.data.Schema key =
+        SchemaBuilder.struct().name("shop.events.Key").field("ts", micros).build();
+    long ts = 1_767_225_600_123_456L; // 2026-01-01T00:00:00.123456Z in microseconds
+    Struct image = new Struct(row).put("ts", ts).put("name", "a");
+    Struct created = new Struct(envelope).put("op", "c").put("after", image);
+    Struct deleted = new Struct(envelope).put("op", "d").put("before", image);
+    Struct keyStruct = new Struct(key).put("ts", ts);
+    try (SinkWriter writer = writer(Map.of("iceberg.table.db.t.id-columns", "ts"))) {
+      writer.write(List.of(new SinkRecord(TOPIC, 0, key, keyStruct, envelope, created, 0)));
+      HandOver first = writer.handOver();
+      Table table = catalog.loadTable(TableIdentifier.parse("db.t"));
+      AppendFiles append = table.newAppend();
+      files(first, "db.t").files().dataFiles().forEach(append::appendFile);
+      append.commit();
+      Object stored;
+      try (CloseableIterable<Record> scan = IcebergGenerics.read(table).build()) {
+        stored = scan.iterator().next().getField("ts");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+
+      writer.write(
+          List.of(
+              new SinkRecord(TOPIC, 0, key, keyStruct, envelope, deleted, 1),
+              new SinkRecord(TOPIC, 0, key, keyStruct, null, null, 2)));
+      HandOver second = writer.handOver();
+      assertThat(refused).isEmpty();
+      assertThat(retiredKeys(files(second, "db.t"), "ts"))
+          .as("the delete's key, from the row before and from the record key")
+          .containsExactly(stored);
     }
   }
 
