@@ -157,27 +157,11 @@ class UpsertModeTest {
     return rows;
   }
 
-  /** The values of {@code column} in the table's one key file. */
+  /**
+   * The values of {@code column} in the table's one key file, read back with Iceberg's Parquet
+   * generic reader, after checking the file is what the coordinator expects.
+   */
   private static List<Object> retiredKeys(TableFiles files, String column) {
-    DeleteFile keys = files.files().keyFiles().get(0);
-    Schema schema = files.table().schema();
-    Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
-    List<Object> values = new ArrayList<>();
-    try (CloseableIterable<Record> read =
-        Parquet.read(files.table().io().newInputFile(keys.location()))
-            .project(keySchema)
-            .createReaderFunc(
-                fileSchema -> GenericParquetReaders.buildReader(keySchema, fileSchema))
-            .build()) {
-      read.forEach(key -> values.add(key.getField(column)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return values;
-  }
-
-  /** The ids in the table's one key file, read back with Iceberg's Parquet generic reader. */
-  private static List<Long> retiredIds(TableFiles files) {
     assertThat(files.files().keyFiles()).hasSize(1);
     DeleteFile keys = files.files().keyFiles().get(0);
     Schema schema = files.table().schema();
@@ -185,9 +169,9 @@ class UpsertModeTest {
     assertThat(keys.content()).isEqualTo(FileContent.EQUALITY_DELETES);
     assertThat(keys.format()).isEqualTo(FileFormat.PARQUET);
     assertThat(keys.specId()).isZero();
-    assertThat(keys.equalityFieldIds()).containsExactly(schema.findField("id").fieldId());
+    assertThat(keys.equalityFieldIds()).containsExactly(schema.findField(column).fieldId());
     assertThat(keys.location()).contains("floe-keys-");
-    List<Long> ids = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
     try (CloseableIterable<Record> read =
         Parquet.read(files.table().io().newInputFile(keys.location()))
             .project(keySchema)
@@ -196,13 +180,18 @@ class UpsertModeTest {
             .build()) {
       for (Record key : read) {
         assertThat(key.struct()).isEqualTo(keySchema.asStruct());
-        ids.add((Long) key.getField("id"));
+        values.add(key.getField(column));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    assertThat(keys.recordCount()).isEqualTo(ids.size());
-    return ids;
+    assertThat(keys.recordCount()).isEqualTo(values.size());
+    return values;
+  }
+
+  /** The ids in the table's one key file. */
+  private static List<Long> retiredIds(TableFiles files) {
+    return retiredKeys(files, "id").stream().map(Long.class::cast).toList();
   }
 
   @Test
