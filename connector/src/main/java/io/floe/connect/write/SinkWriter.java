@@ -328,7 +328,7 @@ public final class SinkWriter implements AutoCloseable {
         TableState state = state(table, change.record());
         Record row = state.convert(change.record());
         Schema schema = state.writer.schema();
-        Record key = UpsertBuffer.keyOf(row, UpsertBuffer.keySchema(schema));
+        Record key = UpsertBuffer.keyOf(row, state.keySchema());
         return new FoldedChange(upsert, change, row, key, schema.schemaId());
       }
       case DELETE -> {
@@ -337,7 +337,7 @@ public final class SinkWriter implements AutoCloseable {
           return null; // no table yet, so no row to delete
         }
         Schema schema = state.writer.schema();
-        Record key = upsert.keyOfDelete(change, UpsertBuffer.keySchema(schema));
+        Record key = upsert.keyOfDelete(change, state.keySchema());
         return new FoldedChange(upsert, change, null, key, schema.schemaId());
       }
       case SKIP -> {
@@ -607,6 +607,8 @@ public final class SinkWriter implements AutoCloseable {
     private final ConverterCache converters;
     private KafkaMetadataColumn metadata;
     private int boundSchemaId = -1;
+    private Schema keySchema;
+    private int keySchemaOf = -1;
     private final Map<org.apache.kafka.connect.data.Schema, Integer> compatibleAt =
         new IdentityHashMap<>();
 
@@ -618,6 +620,20 @@ public final class SinkWriter implements AutoCloseable {
           new ConverterCache(
               ConverterCache.DEFAULT_MAX_ENTRIES,
               RecordConverters.factory(convertOptions, this::formerNames));
+    }
+
+    /**
+     * The writer's schema narrowed to its identifier fields, built once per schema: every key of
+     * the table is a row of it (a schema built per record would also fill Iceberg's per-type caches
+     * of generic records).
+     */
+    Schema keySchema() {
+      Schema schema = writer.schema();
+      if (keySchema == null || keySchemaOf != schema.schemaId()) {
+        keySchema = UpsertBuffer.keySchema(schema);
+        keySchemaOf = schema.schemaId();
+      }
+      return keySchema;
     }
 
     Record convert(SinkRecord record) {
