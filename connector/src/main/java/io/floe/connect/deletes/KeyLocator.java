@@ -63,6 +63,16 @@ public final class KeyLocator {
    * @param keys the keys to retire, built on this table's schema
    */
   public LocatedRows locate(Snapshot base, RetiredKeys keys) {
+    return locate(base, keys, null);
+  }
+
+  /**
+   * Locates the live rows holding {@code keys} in {@code base}, reading only the planned files that
+   * {@code index} names for them (when given), each whole, telling it the other keys it reads.
+   *
+   * @param index a lookup of the keys in a key index current for {@code base}, null for none
+   */
+  LocatedRows locate(Snapshot base, RetiredKeys keys, KeyIndex.Lookup index) {
     long start = System.nanoTime();
     long inSnapshot = dataFiles(base);
     if (base == null || keys.isEmpty()) {
@@ -82,7 +92,7 @@ public final class KeyLocator {
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         planned++;
-        if (bounds.mayHoldKey(task.file())) {
+        if (bounds.mayHoldKey(task.file()) && (index == null || index.names(task.file()))) {
           toRead.add(task);
         }
       }
@@ -94,7 +104,7 @@ public final class KeyLocator {
         .executeWith(readers)
         .stopOnFailure()
         .throwFailureWhenFinished()
-        .run(i -> read[i] = reader.read(toRead.get(i)));
+        .run(i -> read[i] = read(reader, toRead.get(i), index));
     List<LocatedRows.FileRows> found = new ArrayList<>();
     long rows = 0;
     for (LocatedRows.FileRows fileRows : read) {
@@ -113,15 +123,25 @@ public final class KeyLocator {
             rows,
             Duration.ofNanos(System.nanoTime() - start));
     LOG.debug(
-        "Table {}: located {} of {} retired keys in {} rows of {} files at snapshot {}: {}",
+        "Table {}: located {} of {} retired keys in {} rows of {} files at snapshot {}{}: {}",
         table.name(),
         stats.keysMatched(),
         keys.size(),
         rows,
         found.size(),
         base.snapshotId(),
+        index == null ? "" : " (key index: " + index.namedFiles() + " files)",
         stats);
     return new LocatedRows(base.snapshotId(), found, stats);
+  }
+
+  private static LocatedRows.FileRows read(
+      LiveKeyReader reader, FileScanTask task, KeyIndex.Lookup index) {
+    if (index == null) {
+      return reader.read(task);
+    }
+    index.reading(task.file());
+    return reader.read(task, index.otherKeys());
   }
 
   private static long dataFiles(Snapshot snapshot) {
