@@ -6,6 +6,8 @@ package io.floe.connect.commit;
 
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
+import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.UpsertCommit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,12 +56,26 @@ final class TableCommitter {
   private final String groupId;
   private final String connectorName;
   private final ControlTopic controlTopic;
+  private final KeyIndexes keyIndexes;
 
   TableCommitter(Catalog catalog, String groupId, String connectorName, ControlTopic controlTopic) {
+    this(catalog, groupId, connectorName, controlTopic, new KeyIndexes(KeyIndexSettings.off()));
+  }
+
+  /**
+   * @param keyIndexes the upsert tables' key indexes, kept across cycles
+   */
+  TableCommitter(
+      Catalog catalog,
+      String groupId,
+      String connectorName,
+      ControlTopic controlTopic,
+      KeyIndexes keyIndexes) {
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
     this.controlTopic = controlTopic;
+    this.keyIndexes = keyIndexes;
   }
 
   /**
@@ -323,7 +339,7 @@ final class TableCommitter {
     UpsertEvents events = UpsertEvents.read(prepared.table(), prepared.events());
     Long[] validThrough = new Long[1];
     UpsertCommit.Outcome outcome =
-        new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS)
+        new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS, keyIndexes.forTable(prepared.name()))
             .commit(
                 events.keys(),
                 events.dataFiles(),

@@ -331,9 +331,9 @@ final class KeyIndex {
       return other == KeyIndex.this;
     }
 
-    /** Whether the index names {@code file} for a retired key: only those need reading. */
-    boolean names(DataFile file) {
-      return named.contains(file.location());
+    /** Whether the index names the data file at {@code location} for a retired key. */
+    boolean names(String location) {
+      return named.contains(location);
     }
 
     /** The files the index names for the retired keys. */

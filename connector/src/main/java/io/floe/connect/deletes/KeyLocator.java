@@ -92,7 +92,8 @@ public final class KeyLocator {
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         planned++;
-        if (bounds.mayHoldKey(task.file()) && (index == null || index.names(task.file()))) {
+        if (bounds.mayHoldKey(task.file())
+            && (index == null || index.names(task.file().location()))) {
           toRead.add(task);
         }
       }

@@ -79,6 +79,11 @@ public final class TableKeyIndex {
     return builds;
   }
 
+  /** Whether the index is current for {@code snapshot} (null: the empty table). */
+  boolean isAt(Snapshot snapshot) {
+    return index != null && index.isAt(snapshot);
+  }
+
   /** The index's estimated bytes, 0 when there is none. */
   long bytes() {
     return index == null ? 0 : index.bytes();
@@ -123,13 +128,13 @@ public final class TableKeyIndex {
     builds++;
     LOG.info(
         "Table {}: built its key index at snapshot {}: {} key hashes in {} data files, about"
-            + " {} MB of {} MB, in {} ms",
+            + " {} MiB of its budget of {}, in {} ms",
         this.table,
         base == null ? null : base.snapshotId(),
         built.hashes(),
         built.files(),
         String.format("%.1f", built.bytes() / MB),
-        String.format("%.0f", maxBytes / MB),
+        budget(),
         (System.nanoTime() - start) / 1_000_000);
   }
 
@@ -197,11 +202,11 @@ public final class TableKeyIndex {
     dropped = true;
     if (isFull(e)) {
       LOG.warn(
-          "Table {}: its key index would take more than its budget of {} MB, so it is dropped and"
+          "Table {}: its key index would take more than its budget of {}, so it is dropped and"
               + " retired keys are located by the pruned scan from now on; to keep an index for"
               + " this table, raise {}",
           table,
-          String.format("%.0f", maxBytes / MB),
+          budget(),
           budgetSetting);
     } else if (e instanceof UnsupportedOperationException) {
       LOG.warn(
@@ -215,6 +220,11 @@ public final class TableKeyIndex {
           table,
           e);
     }
+  }
+
+  private String budget() {
+    long mib = 1024 * 1024;
+    return maxBytes % mib == 0 ? maxBytes / mib + " MiB" : maxBytes + " bytes";
   }
 
   private static boolean isFull(Throwable e) {
