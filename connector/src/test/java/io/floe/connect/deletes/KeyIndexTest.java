@@ -97,7 +97,7 @@ class KeyIndexTest {
   void findsWhatThePrunedScanFindsThroughCommitsOfEveryKind(int version, String spec) {
     for (long seed : new long[] {version * 31L + spec.hashCode(), 7L * version - spec.length()}) {
       create(version, spec, seed);
-      for (cycle = 0; cycle < 14; cycle++) {
+      for (cycle = 0; cycle < 10; cycle++) {
         int action = random.nextInt(10);
         switch (action) {
           case 0 -> append(other(), randomRows(1 + random.nextInt(30), "theirs"));
@@ -118,7 +118,7 @@ class KeyIndexTest {
   @MethodSource("tables")
   void staysCurrentThroughItsOwnCommitsWithoutBeingBuiltAgain(int version, String spec) {
     create(version, spec, 11L * version);
-    for (cycle = 0; cycle < 10; cycle++) {
+    for (cycle = 0; cycle < 6; cycle++) {
       upsert(false);
       table.refresh();
       assertThat(index.isAt(table.currentSnapshot())).as("current after cycle %s", cycle).isTrue();
