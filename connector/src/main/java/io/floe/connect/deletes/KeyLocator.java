@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>Stateless: each call plans and reads afresh, so it is always exact for the snapshot it is
  * given, whoever wrote the table. Its cost grows with the files the keys' values spread over: small
  * for keys clustered by partition or by write order, close to reading every key column for random
- * keys.
+ * keys. For those a key index ({@link KeyIndex}) may narrow the planned files to the ones it names
+ * for the keys; the rows are then read and matched as without it, so it changes what is read, never
+ * what is found, as long as it names every file holding a live row of a key.
  */
 public final class KeyLocator {
   private static final Logger LOG = LoggerFactory.getLogger(KeyLocator.class);
