@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.ToLongFunction;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -62,7 +63,7 @@ final class KeyIndex {
 
   private final Schema keySchema;
   private final List<Integer> keyFieldIds;
-  private final KeyHash hash;
+  private final ToLongFunction<StructLike> hash;
   private final KeyFileMap map;
   private final Map<String, Integer> numbers = new HashMap<>();
   private final List<String> paths = new ArrayList<>();
@@ -81,9 +82,18 @@ final class KeyIndex {
    * @throws UnsupportedOperationException if a key column's type cannot be hashed
    */
   KeyIndex(Schema keySchema, List<Integer> keyFieldIds, long maxBytes) {
+    this(keySchema, keyFieldIds, maxBytes, KeyHash.of(keySchema, keyFieldIds)::hash);
+  }
+
+  /**
+   * An empty index hashing keys with {@code hash}, which must give equal keys equal hashes, never
+   * 0; a hash that many keys share costs reads, never a missed row.
+   */
+  KeyIndex(
+      Schema keySchema, List<Integer> keyFieldIds, long maxBytes, ToLongFunction<StructLike> hash) {
     this.keySchema = keySchema;
     this.keyFieldIds = List.copyOf(keyFieldIds);
-    this.hash = KeyHash.of(keySchema, keyFieldIds);
+    this.hash = hash;
     this.maxBytes = maxBytes;
     this.map = new KeyFileMap(maxBytes);
   }
@@ -209,7 +219,7 @@ final class KeyIndex {
         .run(
             task -> {
               HashList hashes = new HashList();
-              reader.visit(task, true, (key, position) -> hashes.add(hash.hash(key)));
+              reader.visit(task, true, (key, position) -> hashes.add(hash.applyAsLong(key)));
               addFile(task.file().location(), hashes.values, hashes.size);
             });
   }
@@ -308,7 +318,7 @@ final class KeyIndex {
       this.retired = new long[keys.size()];
       int i = 0;
       for (StructLike key : keys) {
-        long h = hash.hash(key);
+        long h = hash.applyAsLong(key);
         retired[i++] = h;
         retiredSet.add(h);
         map.forEach(
@@ -349,7 +359,7 @@ final class KeyIndex {
     /** Told the keys of the rows of read files that are not retired. */
     LiveKeyReader.OtherKeys otherKeys() {
       return (file, key) -> {
-        long h = hash.hash(key);
+        long h = hash.applyAsLong(key);
         if (retiredSet.contains(h)) {
           synchronized (this) {
             sharedHashes.computeIfAbsent(h, x -> new HashSet<>()).add(file.location());

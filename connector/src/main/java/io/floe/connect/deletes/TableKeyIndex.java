@@ -4,11 +4,15 @@
  */
 package io.floe.connect.deletes;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.ToLongFunction;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotChanges;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +43,7 @@ public final class TableKeyIndex {
   private final long maxBytes;
   private final String budgetSetting;
   private final ExecutorService readers;
+  private final KeyHashes hashes;
   private KeyIndex index;
   private String tableUuid;
   private boolean dropped;
@@ -52,21 +57,45 @@ public final class TableKeyIndex {
    * @param readers the threads reading data files, null to read them on the calling thread
    */
   TableKeyIndex(String table, long maxBytes, String budgetSetting, ExecutorService readers) {
-    this(table, true, maxBytes, budgetSetting, readers);
+    this(table, true, maxBytes, budgetSetting, readers, KeyHashes.STANDARD);
+  }
+
+  /** How an index hashes the keys of a key schema (see {@link KeyIndex}). */
+  @FunctionalInterface
+  interface KeyHashes {
+    KeyHashes STANDARD = (schema, ids) -> KeyHash.of(schema, ids)::hash;
+
+    ToLongFunction<StructLike> of(Schema keySchema, List<Integer> keyFieldIds);
+  }
+
+  /** An index for {@code table} hashing keys with {@code hashes}. */
+  TableKeyIndex(
+      String table,
+      long maxBytes,
+      String budgetSetting,
+      ExecutorService readers,
+      KeyHashes hashes) {
+    this(table, true, maxBytes, budgetSetting, readers, hashes);
   }
 
   private TableKeyIndex(
-      String table, boolean enabled, long maxBytes, String budgetSetting, ExecutorService readers) {
+      String table,
+      boolean enabled,
+      long maxBytes,
+      String budgetSetting,
+      ExecutorService readers,
+      KeyHashes hashes) {
     this.table = table;
     this.enabled = enabled;
     this.maxBytes = maxBytes;
     this.budgetSetting = budgetSetting;
     this.readers = readers;
+    this.hashes = hashes;
   }
 
   /** No index: every lookup leaves the locate to the pruned scan. */
   public static TableKeyIndex off(String table) {
-    return new TableKeyIndex(table, false, Long.MAX_VALUE, "", null);
+    return new TableKeyIndex(table, false, Long.MAX_VALUE, "", null, KeyHashes.STANDARD);
   }
 
   /** Whether lookups may use an index: enabled and not dropped. */
@@ -121,7 +150,12 @@ public final class TableKeyIndex {
   private void build(Table table, Snapshot base, RetiredKeys keys) {
     long start = System.nanoTime();
     index = null;
-    KeyIndex built = new KeyIndex(keys.keySchema(), keys.keyFieldIds(), maxBytes);
+    KeyIndex built =
+        new KeyIndex(
+            keys.keySchema(),
+            keys.keyFieldIds(),
+            maxBytes,
+            hashes.of(keys.keySchema(), keys.keyFieldIds()));
     built.build(table, base, readers);
     index = built;
     tableUuid = table.uuid().toString();

@@ -68,9 +68,13 @@ class KeyIndexTest {
   }
 
   private void create(int version, String spec, long seed) {
+    create(version, spec, seed, TableKeyIndex.KeyHashes.STANDARD);
+  }
+
+  private void create(int version, String spec, long seed, TableKeyIndex.KeyHashes hashes) {
     table = tables.create(spec, version);
     random = new Random(seed);
-    index = new TableKeyIndex(table.name(), LARGE, "the-budget-setting", null);
+    index = new TableKeyIndex(table.name(), LARGE, "the-budget-setting", null, hashes);
     for (int file = 0; file < 6; file++) {
       append(table, randomRows(40, "start"));
     }
@@ -114,6 +118,32 @@ class KeyIndexTest {
       }
       checkDeletes(table);
     }
+  }
+
+  /**
+   * Keys that share a hash: the index names the files of all of them for each, and after a commit a
+   * retired key's hash keeps the files where another key of that hash still lives.
+   */
+  @ParameterizedTest(name = "v{0} {1}")
+  @CsvSource({"2, region", "3, unpartitioned", "3, bucket"})
+  void keysSharingAHashKeepEachOthersFiles(int version, String spec) {
+    // eleven hashes for the whole key space: every hash is shared by some 27 keys
+    create(
+        version,
+        spec,
+        19L * version,
+        (schema, ids) -> key -> 1 + Math.floorMod(key.get(0, Long.class), 11L));
+    for (cycle = 0; cycle < 8; cycle++) {
+      switch (cycle % 4) {
+        case 0 -> append(other(), randomRows(20, "theirs"));
+        case 1 -> compactOneFile();
+        case 2 -> UpsertCommitTest.commit(other(), keys(other(), someIds(5)), List.of());
+        default -> {}
+      }
+      upsert(cycle % 3 == 0);
+      checkIndexNamesEveryLiveRow();
+    }
+    assertThat(index.builds()).isEqualTo(1);
   }
 
   @ParameterizedTest(name = "v{0} {1}")
