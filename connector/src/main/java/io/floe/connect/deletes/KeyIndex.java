@@ -304,7 +304,6 @@ final class KeyIndex {
 
   /** What a locate asks of the index and tells it back: one per attempt. */
   final class Lookup {
-    private final RetiredKeys keys;
     private final long[] retired;
     private final Set<Long> retiredSet = new HashSet<>();
     private final Set<String> named = new HashSet<>();
@@ -313,7 +312,6 @@ final class KeyIndex {
     private final Long baseId;
 
     private Lookup(RetiredKeys keys) {
-      this.keys = keys;
       this.baseId = snapshotId;
       this.retired = new long[keys.size()];
       int i = 0;
@@ -377,8 +375,9 @@ final class KeyIndex {
   /**
    * After this connector committed the deletes of {@code lookup}'s located rows from the index's
    * snapshot: forgets the retired keys' hashes in the files the locate read, except where another
-   * key shares the hash. The index then knows no snapshot until {@link #catchUp} brings it to the
-   * one committed (or a later one).
+   * key shares the hash. The index is then right for the snapshots after the commit only, not for
+   * its own: the caller must bring it to the committed snapshot (or a later one) with {@link
+   * #catchUp} at once, and discard it if that fails.
    */
   void retired(Lookup lookup) {
     if (!known || !Objects.equals(lookup.baseId, snapshotId)) {
