@@ -7,6 +7,8 @@ package io.floe.connect.commit;
 import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
+import io.floe.connect.config.UpsertKeys;
+import io.floe.connect.deletes.KeyIndexSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -24,6 +26,7 @@ import java.util.List;
  * @param tables the configured (static) tables, whose metrics the coordinator restores at start
  * @param maxSilentCycles consecutive cycles without an answer for a partition that fail the
  *     coordinator (0: never)
+ * @param keyIndex which upsert tables the coordinator keeps a key index for, and its budget
  */
 public record ControlSettings(
     String connectorName,
@@ -35,9 +38,36 @@ public record ControlSettings(
     long bufferBytes,
     Secrets secrets,
     List<String> tables,
-    int maxSilentCycles) {
+    int maxSilentCycles,
+    KeyIndexSettings keyIndex) {
 
-  /** Settings with the default number of silent cycles. */
+  /** Settings without key indexes. */
+  public ControlSettings(
+      String connectorName,
+      int taskIndex,
+      String transactionalIdPrefix,
+      Duration commitInterval,
+      Duration commitTimeout,
+      Duration retryTimeout,
+      long bufferBytes,
+      Secrets secrets,
+      List<String> tables,
+      int maxSilentCycles) {
+    this(
+        connectorName,
+        taskIndex,
+        transactionalIdPrefix,
+        commitInterval,
+        commitTimeout,
+        retryTimeout,
+        bufferBytes,
+        secrets,
+        tables,
+        maxSilentCycles,
+        KeyIndexSettings.off());
+  }
+
+  /** Settings with the default number of silent cycles, without key indexes. */
   public ControlSettings(
       String connectorName,
       int taskIndex,
@@ -72,7 +102,11 @@ public record ControlSettings(
         config.commitBufferBytes(),
         config.secrets(),
         List.copyOf(config.tables()),
-        config.commitMaxSilentCycles());
+        config.commitMaxSilentCycles(),
+        new KeyIndexSettings(
+            config::upsertKeyIndexEnabled,
+            config.upsertKeyIndexMaxBytes(),
+            UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB));
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

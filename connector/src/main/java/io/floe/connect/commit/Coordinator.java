@@ -15,6 +15,7 @@ import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
@@ -155,7 +156,16 @@ public final class Coordinator implements AutoCloseable {
     this.tracker = new CycleTracker(settings.commitInterval(), settings.commitTimeout(), clock);
     this.silence =
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
-    this.committer = new TableCommitter(catalog, groupId, settings.connectorName(), topic, readers);
+    this.committer =
+        new TableCommitter(
+            catalog,
+            groupId,
+            settings.connectorName(),
+            topic,
+            readers == null
+                ? new KeyIndexes(settings.keyIndex())
+                : new KeyIndexes(settings.keyIndex(), readers),
+            readers);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.controlRetries =

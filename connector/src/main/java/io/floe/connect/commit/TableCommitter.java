@@ -6,6 +6,8 @@ package io.floe.connect.commit;
 
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
+import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.UpsertCommit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,14 +57,31 @@ final class TableCommitter {
   private final String groupId;
   private final String connectorName;
   private final ControlTopic controlTopic;
+  private final KeyIndexes keyIndexes;
 
   private final ExecutorService readers;
 
   TableCommitter(Catalog catalog, String groupId, String connectorName, ControlTopic controlTopic) {
-    this(catalog, groupId, connectorName, controlTopic, null);
+    this(
+        catalog,
+        groupId,
+        connectorName,
+        controlTopic,
+        new KeyIndexes(KeyIndexSettings.off()),
+        null);
+  }
+
+  TableCommitter(
+      Catalog catalog,
+      String groupId,
+      String connectorName,
+      ControlTopic controlTopic,
+      KeyIndexes keyIndexes) {
+    this(catalog, groupId, connectorName, controlTopic, keyIndexes, null);
   }
 
   /**
+   * @param keyIndexes the upsert tables' key indexes, kept across cycles
    * @param readers the threads an upsert commit plans, reads and validates on, null for Iceberg's
    *     shared worker pool
    */
@@ -71,12 +90,14 @@ final class TableCommitter {
       String groupId,
       String connectorName,
       ControlTopic controlTopic,
+      KeyIndexes keyIndexes,
       ExecutorService readers) {
     this.readers = readers;
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
     this.controlTopic = controlTopic;
+    this.keyIndexes = keyIndexes;
   }
 
   /**
@@ -340,9 +361,8 @@ final class TableCommitter {
     UpsertEvents events = UpsertEvents.read(prepared.table(), prepared.events());
     Long[] validThrough = new Long[1];
     UpsertCommit.Outcome outcome =
-        (readers == null
-                ? new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS)
-                : new UpsertCommit(prepared.table(), UPSERT_ATTEMPTS, readers))
+        new UpsertCommit(
+                prepared.table(), UPSERT_ATTEMPTS, keyIndexes.forTable(prepared.name()), readers)
             .commit(
                 events.keys(),
                 events.dataFiles(),

@@ -131,6 +131,21 @@ public final class FloeSinkConfig extends AbstractConfig {
     return false;
   }
 
+  /**
+   * Whether the coordinator keeps a key index for {@code table}: in upsert mode, with {@code
+   * upsert-key-index-enabled}, its own or the connector's.
+   *
+   * @throws IllegalArgumentException naming the key whose value is invalid
+   */
+  public boolean upsertKeyIndexEnabled(String table) {
+    return tableConfig(table).upsertKeyIndex();
+  }
+
+  /** The most bytes one table's key index may take ({@code upsert-key-index-max-memory-mb}). */
+  public long upsertKeyIndexMaxBytes() {
+    return upsert.keyIndexMaxBytes();
+  }
+
   public boolean evolveSchemaEnabled() {
     return tables.evolveSchemaEnabled();
   }

@@ -130,7 +130,7 @@ final class PerTableValidation {
               values, key, "Invalid identifier columns: " + e.getMessage() + ".");
         }
       }
-      case TableConfig.UPSERT_MODE_ENABLED -> {
+      case TableConfig.UPSERT_MODE_ENABLED, TableConfig.UPSERT_KEY_INDEX_ENABLED -> {
         try {
           TableConfig.parseBoolean(value);
         } catch (IllegalArgumentException e) {

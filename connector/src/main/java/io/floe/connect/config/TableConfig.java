@@ -23,23 +23,27 @@ import java.util.regex.Pattern;
  *     dotted for a field of a struct), in the configured order; empty to leave them as they are
  * @param upsert how the table reads changes from its records, present only if the table is in
  *     upsert mode ({@code upsert-mode-enabled}, its own or the connector's)
+ * @param upsertKeyIndex whether the coordinator keeps a key index for the table, when it is in
+ *     upsert mode ({@code upsert-key-index-enabled}, its own or the connector's)
  */
 public record TableConfig(
     String table,
     Optional<Pattern> routeRegex,
     PartitionBy partitionBy,
     List<String> idColumns,
-    Optional<CdcOptions> upsert) {
+    Optional<CdcOptions> upsert,
+    boolean upsertKeyIndex) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
   public static final String PARTITION_BY = "partition-by";
   public static final String ID_COLUMNS = "id-columns";
   public static final String UPSERT_MODE_ENABLED = "upsert-mode-enabled";
+  public static final String UPSERT_KEY_INDEX_ENABLED = "upsert-key-index-enabled";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
   public static final List<String> SETTINGS =
-      List.of(ROUTE_REGEX, PARTITION_BY, ID_COLUMNS, UPSERT_MODE_ENABLED);
+      List.of(ROUTE_REGEX, PARTITION_BY, ID_COLUMNS, UPSERT_MODE_ENABLED, UPSERT_KEY_INDEX_ENABLED);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -82,8 +86,26 @@ public record TableConfig(
       throw new IllegalArgumentException(
           key(table, UPSERT_MODE_ENABLED) + ": " + e.getMessage(), e);
     }
+    boolean keyIndex =
+        upsertEnabled && flag(table, props, UPSERT_KEY_INDEX_ENABLED, upsert.keyIndexEnabled());
     return new TableConfig(
-        table, regex, spec, ids, upsertEnabled ? Optional.of(upsert.options()) : Optional.empty());
+        table,
+        regex,
+        spec,
+        ids,
+        upsertEnabled ? Optional.of(upsert.options()) : Optional.empty(),
+        keyIndex);
+  }
+
+  /** The table's own value of a true-or-false setting, or the connector's. */
+  private static boolean flag(
+      String table, Map<String, String> props, String setting, boolean connectorValue) {
+    String own = props.get(key(table, setting));
+    try {
+      return own == null ? connectorValue : parseBoolean(own);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key(table, setting) + ": " + e.getMessage(), e);
+    }
   }
 
   /**

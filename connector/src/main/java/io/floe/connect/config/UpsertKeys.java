@@ -23,8 +23,12 @@ import org.apache.kafka.common.config.ConfigException;
  *
  * @param enabled whether tables are in upsert mode unless they say otherwise
  * @param options how tables in upsert mode read changes
+ * @param keyIndexEnabled whether tables in upsert mode have a key index on the coordinator unless
+ *     they say otherwise
+ * @param keyIndexMaxMemoryMb the most memory, in MiB, one table's key index may take
  */
-public record UpsertKeys(boolean enabled, CdcOptions options) {
+public record UpsertKeys(
+    boolean enabled, CdcOptions options, boolean keyIndexEnabled, int keyIndexMaxMemoryMb) {
   static final String GROUP = "Upsert mode";
 
   public static final String UPSERT_MODE_ENABLED = "iceberg.tables.upsert-mode-enabled";
@@ -59,13 +63,43 @@ public record UpsertKeys(boolean enabled, CdcOptions options) {
   public static final String CDC_UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT =
       CdcOptions.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
 
+  public static final String UPSERT_KEY_INDEX_ENABLED = "iceberg.tables.upsert-key-index-enabled";
+  public static final String UPSERT_KEY_INDEX_ENABLED_DOC =
+      "When true, the coordinator keeps an index in memory of the data files that hold each key of"
+          + " a table in upsert mode, and reads only those files to find the rows a commit"
+          + " replaces or deletes, instead of every file whose partition and column bounds may"
+          + " hold a retired key. Worth it for random keys (UUIDs, hashes), which such bounds"
+          + " cannot rule out; it costs memory (see"
+          + " iceberg.tables.upsert-key-index-max-memory-mb) and a read of the table's key columns"
+          + " at the table's first commit after the coordinator starts. A table overrides it with"
+          + " iceberg.table.<table>.upsert-key-index-enabled.";
+  public static final boolean UPSERT_KEY_INDEX_ENABLED_DEFAULT = false;
+
+  public static final String UPSERT_KEY_INDEX_MAX_MEMORY_MB =
+      "iceberg.tables.upsert-key-index-max-memory-mb";
+  public static final String UPSERT_KEY_INDEX_MAX_MEMORY_MB_DOC =
+      "The most memory, in MiB, that one table's key index may take on the coordinator's worker"
+          + " (about 16 to 32 bytes per key). A table whose index would need more loses it, with a"
+          + " warning, and its keys are found by the pruned scan until the coordinator restarts;"
+          + " a commit never fails for it.";
+  public static final int UPSERT_KEY_INDEX_MAX_MEMORY_MB_DEFAULT = 256;
+
   static UpsertKeys parse(AbstractConfig config) {
     CdcOptions options =
         CdcOptions.defaults()
             .withFormat(format(config.getString(CDC_FORMAT)))
             .withOpField(config.getString(CDC_FIELD))
             .withUnavailableValuePlaceholder(config.getString(CDC_UNAVAILABLE_VALUE_PLACEHOLDER));
-    return new UpsertKeys(config.getBoolean(UPSERT_MODE_ENABLED), options);
+    return new UpsertKeys(
+        config.getBoolean(UPSERT_MODE_ENABLED),
+        options,
+        config.getBoolean(UPSERT_KEY_INDEX_ENABLED),
+        config.getInt(UPSERT_KEY_INDEX_MAX_MEMORY_MB));
+  }
+
+  /** The most bytes one table's key index may take. */
+  public long keyIndexMaxBytes() {
+    return keyIndexMaxMemoryMb * 1024L * 1024L;
   }
 
   private static ChangeFormat format(String value) {
@@ -117,6 +151,48 @@ public record UpsertKeys(boolean enabled, CdcOptions options) {
         ++order,
         Width.LONG,
         "Unavailable-value placeholder");
+    def.define(
+        UPSERT_KEY_INDEX_ENABLED,
+        Type.BOOLEAN,
+        UPSERT_KEY_INDEX_ENABLED_DEFAULT,
+        Importance.LOW,
+        UPSERT_KEY_INDEX_ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Key index");
+    def.define(
+        UPSERT_KEY_INDEX_MAX_MEMORY_MB,
+        Type.INT,
+        UPSERT_KEY_INDEX_MAX_MEMORY_MB_DEFAULT,
+        new PositiveMegabytes(),
+        Importance.LOW,
+        UPSERT_KEY_INDEX_MAX_MEMORY_MB_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Key index memory (MiB)");
+  }
+
+  /** A memory size in MiB: a whole number of at least 1. */
+  private static final class PositiveMegabytes implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null || (Integer) value < 1) {
+        throw new ConfigException(
+            name,
+            value,
+            "must be a whole number of MiB of at least 1: the most memory one table's key index"
+                + " may take (to have no key index, set "
+                + UPSERT_KEY_INDEX_ENABLED
+                + "=false instead)");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "at least 1";
+    }
   }
 
   /** Checks a value by setting it on the default options, which refuse what they cannot use. */

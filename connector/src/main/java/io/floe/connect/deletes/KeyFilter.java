@@ -19,9 +19,15 @@ import org.apache.iceberg.expressions.Expressions;
  * <p>Planning a scan with it lets Iceberg prune files by partition (identity, bucket, truncate and
  * time transforms of a key column) and by column bounds. Iceberg checks an {@code in} list against
  * bounds only up to 200 values, so the range is added for longer lists; {@link KeyBounds} then
- * checks each planned file against the keys themselves.
+ * checks each planned file against the keys themselves. Past {@link #MAX_IN_VALUES} distinct values
+ * a column is filtered by its range alone: a long list prunes no more partitions (a bucket
+ * transform has few values to hit) and costs much, as Iceberg writes the filter into each scan's
+ * report and binds it for every file it reads.
  */
 final class KeyFilter {
+  /** The most values of a column listed in an {@code in} filter. */
+  static final int MAX_IN_VALUES = 1_000;
+
   private KeyFilter() {}
 
   /** The filter for {@code keys}: false when there are none, true when no key column prunes. */
@@ -42,13 +48,14 @@ final class KeyFilter {
       values.add(column.value(key));
     }
     String name = column.name();
-    Expression in = Expressions.in(name, List.copyOf(values));
-    if (values.size() == 1) {
-      return in;
+    Expression range =
+        Expressions.and(
+            Expressions.greaterThanOrEqual(name, values.first()),
+            Expressions.lessThanOrEqual(name, values.last()));
+    if (values.size() > MAX_IN_VALUES) {
+      return range;
     }
-    return Expressions.and(
-        in,
-        Expressions.greaterThanOrEqual(name, values.first()),
-        Expressions.lessThanOrEqual(name, values.last()));
+    Expression in = Expressions.in(name, List.copyOf(values));
+    return values.size() == 1 ? in : Expressions.and(in, range);
   }
 }

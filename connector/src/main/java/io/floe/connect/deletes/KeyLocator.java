@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>Stateless: each call plans and reads afresh, so it is always exact for the snapshot it is
  * given, whoever wrote the table. Its cost grows with the files the keys' values spread over: small
  * for keys clustered by partition or by write order, close to reading every key column for random
- * keys.
+ * keys. For those a key index ({@link KeyIndex}) may narrow the planned files to the ones it names
+ * for the keys; the rows are then read and matched as without it, so it changes what is read, never
+ * what is found, as long as it names every file holding a live row of a key.
  */
 public final class KeyLocator {
   private static final Logger LOG = LoggerFactory.getLogger(KeyLocator.class);
@@ -64,6 +66,16 @@ public final class KeyLocator {
    * @param keys the keys to retire, built on this table's schema
    */
   public LocatedRows locate(Snapshot base, RetiredKeys keys) {
+    return locate(base, keys, null);
+  }
+
+  /**
+   * Locates the live rows holding {@code keys} in {@code base}, reading only the planned files that
+   * {@code index} names for them (when given), each whole, telling it the other keys it reads.
+   *
+   * @param index a lookup of the keys in a key index current for {@code base}, null for none
+   */
+  LocatedRows locate(Snapshot base, RetiredKeys keys, KeyIndex.Lookup index) {
     long start = System.nanoTime();
     long inSnapshot = dataFiles(base);
     if (base == null || keys.isEmpty()) {
@@ -86,7 +98,8 @@ public final class KeyLocator {
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         planned++;
-        if (bounds.mayHoldKey(task.file())) {
+        if (bounds.mayHoldKey(task.file())
+            && (index == null || index.names(task.file().location()))) {
           toRead.add(task);
         }
       }
@@ -98,7 +111,7 @@ public final class KeyLocator {
         .executeWith(readers)
         .stopOnFailure()
         .throwFailureWhenFinished()
-        .run(i -> read[i] = reader.read(toRead.get(i)));
+        .run(i -> read[i] = read(reader, toRead.get(i), index));
     List<LocatedRows.FileRows> found = new ArrayList<>();
     long rows = 0;
     for (LocatedRows.FileRows fileRows : read) {
@@ -117,15 +130,25 @@ public final class KeyLocator {
             rows,
             Duration.ofNanos(System.nanoTime() - start));
     LOG.debug(
-        "Table {}: located {} of {} retired keys in {} rows of {} files at snapshot {}: {}",
+        "Table {}: located {} of {} retired keys in {} rows of {} files at snapshot {}{}: {}",
         table.name(),
         stats.keysMatched(),
         keys.size(),
         rows,
         found.size(),
         base.snapshotId(),
+        index == null ? "" : " (key index: " + index.namedFiles() + " files)",
         stats);
     return new LocatedRows(base.snapshotId(), found, stats);
+  }
+
+  private static LocatedRows.FileRows read(
+      LiveKeyReader reader, FileScanTask task, KeyIndex.Lookup index) {
+    if (index == null) {
+      return reader.read(task);
+    }
+    index.reading(task.file());
+    return reader.read(task, index.otherKeys());
   }
 
   private static long dataFiles(Snapshot snapshot) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.apache.iceberg.Accessor;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
@@ -23,6 +24,7 @@ import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
@@ -39,21 +41,47 @@ import org.apache.iceberg.util.StructProjection;
  * {@link GenericDeleteFilter}) and keeps the positions of the live rows holding a retired key.
  * Counts the rows read and the keys found, over every file it reads. Files may be read on several
  * threads at once.
+ *
+ * <p>The key index reads with it too: every live row's key ({@link #visit}), and, when it names the
+ * files to read, the keys of the rows that are not retired ({@link OtherKeys}).
  */
 final class LiveKeyReader {
   private final FileIO io;
   private final Schema tableSchema;
+  private final Schema keySchema;
   private final RetiredKeys keys;
   private final Schema projection;
   private final NameMapping nameMapping;
   private final BitSet matchedKeys = new BitSet();
   private final AtomicLong rowsRead = new AtomicLong();
 
+  /** What a read shows of each live row: its key, a row of the key schema, and its position. */
+  @FunctionalInterface
+  interface RowVisitor {
+    void row(StructLike key, long position);
+  }
+
+  /** Told the keys of the live rows of a file that hold no retired key; called on the reader. */
+  @FunctionalInterface
+  interface OtherKeys {
+    void row(DataFile file, StructLike key);
+  }
+
   LiveKeyReader(Table table, RetiredKeys keys) {
+    this(table, keys.keySchema(), keys);
+  }
+
+  /** A reader of every live row's key ({@link #visit}), for keys of {@code keySchema}. */
+  static LiveKeyReader allRows(Table table, Schema keySchema) {
+    return new LiveKeyReader(table, keySchema, null);
+  }
+
+  private LiveKeyReader(Table table, Schema keySchema, RetiredKeys keys) {
     this.io = table.io();
     this.tableSchema = table.schema();
+    this.keySchema = keySchema;
     this.keys = keys;
-    List<Types.NestedField> columns = new ArrayList<>(keys.keySchema().columns());
+    List<Types.NestedField> columns = new ArrayList<>(keySchema.columns());
     columns.add(MetadataColumns.ROW_POSITION);
     this.projection = new Schema(columns);
     String mapping = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
@@ -62,46 +90,79 @@ final class LiveKeyReader {
 
   /** The live rows of the task's file holding a retired key, or null when it has none. */
   LocatedRows.FileRows read(FileScanTask task) {
-    GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, tableSchema, projection);
-    Schema readSchema = deletes.requiredSchema();
-    InternalRecordWrapper internal = new InternalRecordWrapper(readSchema.asStruct());
-    StructProjection key = StructProjection.create(readSchema, keys.keySchema());
-    Accessor<StructLike> position =
-        readSchema.accessorForField(MetadataColumns.ROW_POSITION.fieldId());
+    return read(task, null);
+  }
+
+  /**
+   * The live rows of the task's file holding a retired key, or null when it has none.
+   *
+   * @param others when not null, told every other live row's key; the whole file is read then,
+   *     never only the parts the task's residual filter keeps
+   */
+  LocatedRows.FileRows read(FileScanTask task, OtherKeys others) {
     LongStream.Builder positions = LongStream.builder();
     BitSet matched = new BitSet();
-    long read = 0;
-    try (CloseableIterable<Record> rows = deletes.filter(open(task, readSchema))) {
-      for (Record row : rows) {
-        read++;
-        int ordinal = keys.ordinal(key.wrap(internal.wrap(row)));
-        if (ordinal >= 0) {
-          matched.set(ordinal);
-          positions.add((Long) position.get(row));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not read " + task.file().location(), e);
-    }
-    rowsRead.addAndGet(read);
+    DataFile file = task.file();
+    PositionDeleteIndex deleted =
+        visit(
+            task,
+            others != null,
+            (key, position) -> {
+              int ordinal = keys.ordinal(key);
+              if (ordinal >= 0) {
+                matched.set(ordinal);
+                positions.add(position);
+              } else if (others != null) {
+                others.row(file, key);
+              }
+            });
     if (matched.isEmpty()) {
       return null;
     }
     synchronized (matchedKeys) {
       matchedKeys.or(matched);
     }
-    return new LocatedRows.FileRows(
-        task.file(), positions.build().toArray(), deletes.deletedRowPositions());
+    return new LocatedRows.FileRows(file, positions.build().toArray(), deleted);
   }
 
-  private CloseableIterable<Record> open(FileScanTask task, Schema readSchema) {
+  /**
+   * Shows {@code visitor} every live row of the task's file.
+   *
+   * @param wholeFile whether to read every row, rather than only the parts of the file the task's
+   *     residual filter may keep
+   * @return the rows of the file deleted at the snapshot, or null when none are
+   */
+  PositionDeleteIndex visit(FileScanTask task, boolean wholeFile, RowVisitor visitor) {
+    GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, tableSchema, projection);
+    Schema readSchema = deletes.requiredSchema();
+    InternalRecordWrapper internal = new InternalRecordWrapper(readSchema.asStruct());
+    StructProjection key = StructProjection.create(readSchema, keySchema);
+    Accessor<StructLike> position =
+        readSchema.accessorForField(MetadataColumns.ROW_POSITION.fieldId());
+    long read = 0;
+    try (CloseableIterable<Record> rows = deletes.filter(open(task, readSchema, wholeFile))) {
+      for (Record row : rows) {
+        read++;
+        visitor.row(key.wrap(internal.wrap(row)), (Long) position.get(row));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read " + task.file().location(), e);
+    }
+    rowsRead.addAndGet(read);
+    return deletes.deletedRowPositions();
+  }
+
+  private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean wholeFile) {
     Map<Integer, ?> constants =
         PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
     ReadBuilder<Record, ?> builder =
         FormatModelRegistry.readBuilder(
             task.file().format(), Record.class, io.newInputFile(task.file()));
     builder = builder.project(readSchema).idToConstant(constants).reuseContainers();
-    builder = builder.split(task.start(), task.length()).filter(task.residual());
+    builder = builder.split(task.start(), task.length());
+    if (!wholeFile) {
+      builder = builder.filter(task.residual());
+    }
     if (nameMapping != null) {
       builder = builder.withNameMapping(nameMapping);
     }

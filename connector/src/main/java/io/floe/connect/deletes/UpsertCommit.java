@@ -35,6 +35,8 @@ public final class UpsertCommit {
   private final Table table;
   private final int maxAttempts;
   private final KeyLocator locator;
+  private final TableKeyIndex index;
+  private final ExecutorService manifestReaders;
 
   /**
    * Commits reading files on Iceberg's shared worker pool.
@@ -44,7 +46,17 @@ public final class UpsertCommit {
    * @param maxAttempts how many times to locate, write and commit before giving up, at least 1
    */
   public UpsertCommit(Table table, int maxAttempts) {
-    this(table, maxAttempts, new KeyLocator(table));
+    this(table, maxAttempts, new KeyLocator(table), TableKeyIndex.off(table.name()), null);
+  }
+
+  /**
+   * Commits reading files on Iceberg's shared worker pool, locating keys with the table's key index
+   * when it has one that serves.
+   *
+   * @param index the table's key index, kept by the caller across commits
+   */
+  public UpsertCommit(Table table, int maxAttempts, TableKeyIndex index) {
+    this(table, maxAttempts, new KeyLocator(table), index, null);
   }
 
   /**
@@ -52,16 +64,39 @@ public final class UpsertCommit {
    * ExecutorService)}).
    */
   public UpsertCommit(Table table, int maxAttempts, ExecutorService readers) {
-    this(table, maxAttempts, new KeyLocator(table, readers));
+    this(table, maxAttempts, TableKeyIndex.off(table.name()), readers);
   }
 
-  private UpsertCommit(Table table, int maxAttempts, KeyLocator locator) {
+  /**
+   * Commits with the table's key index, planning and reading files on {@code readers} (see {@link
+   * KeyLocator#KeyLocator(Table, ExecutorService)}) and reading manifests there to validate the
+   * commit.
+   *
+   * @param readers the threads to plan, read and validate on, null for Iceberg's shared worker pool
+   */
+  public UpsertCommit(Table table, int maxAttempts, TableKeyIndex index, ExecutorService readers) {
+    this(
+        table,
+        maxAttempts,
+        readers == null ? new KeyLocator(table) : new KeyLocator(table, readers),
+        index,
+        readers);
+  }
+
+  private UpsertCommit(
+      Table table,
+      int maxAttempts,
+      KeyLocator locator,
+      TableKeyIndex index,
+      ExecutorService manifestReaders) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, not " + maxAttempts);
     }
     this.table = table;
     this.maxAttempts = maxAttempts;
     this.locator = locator;
+    this.index = index;
+    this.manifestReaders = manifestReaders;
   }
 
   /** What the caller adds to each attempt's row delta before it is committed. */
@@ -120,10 +155,14 @@ public final class UpsertCommit {
       }
       Snapshot base = table.currentSnapshot();
       Long baseId = base == null ? null : base.snapshotId();
-      LocatedRows rows = locator.locate(base, keys).plus(superseded);
+      KeyIndex.Lookup lookup = index.lookup(table, base, keys);
+      LocatedRows rows = locator.locate(base, keys, lookup).plus(superseded);
       WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
       try {
         RowDelta delta = UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);
+        if (manifestReaders != null) {
+          delta.scanManifestsWith(manifestReaders);
+        }
         beforeCommit.prepare(delta, base);
         delta.commit();
       } catch (CommitStateUnknownException e) {
@@ -153,6 +192,7 @@ public final class UpsertCommit {
         discard(deletes);
         throw e;
       }
+      index.committed(table, lookup, deletes);
       LOG.info(
           "Table {}: committed {} data files and {} delete files ({} rows deleted, {} delete"
               + " files replaced) from snapshot {} after {} attempt(s); resolution {}",

@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
+import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.MetricsRegistry;
 import io.floe.connect.metrics.TaskMetrics;
@@ -104,7 +105,22 @@ final class SimConnect {
   }
 
   static ControlSettings settings(
-      Duration interval, Duration timeout, Duration retryTimeout, long bufferBytes) {
+      Duration interval,
+      Duration timeout,
+      Duration retryTimeout,
+      long bufferBytes,
+      KeyIndexSettings keyIndex) {
+    ControlSettings defaults =
+        new ControlSettings(
+            CONNECTOR,
+            0,
+            "",
+            interval,
+            timeout,
+            retryTimeout,
+            bufferBytes,
+            Secrets.of(Map.of()),
+            List.of());
     return new ControlSettings(
         CONNECTOR,
         0,
@@ -114,7 +130,9 @@ final class SimConnect {
         retryTimeout,
         bufferBytes,
         Secrets.of(Map.of()),
-        List.of());
+        List.of(),
+        defaults.maxSilentCycles(),
+        keyIndex);
   }
 
   ControlSettings settings() {

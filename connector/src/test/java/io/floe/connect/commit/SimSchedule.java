@@ -5,6 +5,7 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.commit.SimFaults.Kind;
+import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.write.WriterPoolOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,6 +101,14 @@ final class SimSchedule {
         upsert && sim.chance(0.5)
             ? PartitionSpec.builderFor(KEYED_TABLE).bucket("key", 3).build()
             : PartitionSpec.unpartitioned();
+    // the coordinator's key index, now and then with a budget too small for it
+    KeyIndexSettings keyIndex =
+        upsert && sim.chance(0.5)
+            ? new KeyIndexSettings(
+                table -> true,
+                sim.chance(0.2) ? 64 : 1L << 20,
+                "iceberg.tables.upsert-key-index-max-memory-mb")
+            : KeyIndexSettings.off();
     Map<String, String> upsertConfig = new HashMap<>();
     catalog.createNamespace(Namespace.of("db"));
     for (int t = 0; t < tableCount; t++) {
@@ -133,7 +142,8 @@ final class SimSchedule {
             Duration.ofMillis(interval),
             Duration.ofMillis(sim.between(500, 4_000)),
             Duration.ofMillis(sim.between(5_000, 60_000)),
-            sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE);
+            sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE,
+            keyIndex);
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
         new SimConnect(
@@ -162,6 +172,9 @@ final class SimSchedule {
             + formatVersion
             + (upsert ? idColumns ? ", id-columns" : ", keys from record keys" : "")
             + (spec.isUnpartitioned() ? "" : ", " + spec.fields())
+            + (keyIndex.maxBytes() == Long.MAX_VALUE
+                ? ""
+                : ", key index of " + keyIndex.maxBytes() + " bytes")
             + "), tasks.max "
             + connect.tasksMax()
             + ", interval "

@@ -6,8 +6,13 @@ package io.floe.connect.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.LogCapture;
+import io.floe.connect.config.UpsertKeys;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
+import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.deletes.KeyIndexes;
+import io.floe.connect.deletes.TableKeyIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -161,6 +166,49 @@ class TableCommitterUpsertTest {
       assertThat(delete.format())
           .isEqualTo(formatVersion >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
     }
+  }
+
+  /**
+   * With a key index for the table, the coordinator builds it at the table's first upsert commit
+   * and keeps it from then on: the same rows result, and the index is built once.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aTableWithAKeyIndexBuildsItOnceAndGetsTheSameRows(int formatVersion) {
+    createTable(formatVersion);
+    KeyIndexes indexes =
+        new KeyIndexes(
+            new KeyIndexSettings(
+                "db.orders"::equals, 64L * 1024 * 1024, UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB));
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC, indexes);
+    List<Record> first = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      first.add(row(id, "first"));
+    }
+    try (LogCapture logs = LogCapture.of(TableKeyIndex.class)) {
+      UUID one = UUID.randomUUID();
+      assertThat(committer.commit(cycle(one, events(one, 0, first, ids(0, 10)), 2, 10)).failures())
+          .isEmpty();
+      UUID two = UUID.randomUUID();
+      List<PendingEvent> cycleTwo = events(two, 2, List.of(row(3, "second")), List.of(3L, 5L));
+      assertThat(committer.commit(cycle(two, cycleTwo, 4, 20)).failures()).isEmpty();
+      UUID three = UUID.randomUUID();
+      List<PendingEvent> cycleThree = events(three, 4, List.of(row(7, "third")), List.of(3L, 7L));
+      assertThat(committer.commit(cycle(three, cycleThree, 6, 30)).failures()).isEmpty();
+
+      assertThat(logs.at("INFO"))
+          .filteredOn(line -> line.contains("built its key index"))
+          .hasSize(1);
+      assertThat(logs.at("WARN")).isEmpty();
+    }
+    Map<Long, String> expected = new TreeMap<>();
+    for (long id = 0; id < 10; id++) {
+      expected.put(id, "first");
+    }
+    expected.remove(3L);
+    expected.remove(5L);
+    expected.put(7L, "third");
+    assertThat(rows()).isEqualTo(expected);
   }
 
   /**

@@ -133,4 +133,57 @@ class UpsertKeysTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("iceberg.table.shop.orders.upsert-mode-enabled: ");
   }
+
+  @Test
+  void aKeyIndexIsOffUnlessTurnedOnAndOnlyForTablesInUpsertMode() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    props.put("iceberg.table.shop.orders.id-columns", "id");
+    props.put("iceberg.table.shop.audit.id-columns", "id");
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    assertThat(config.upsertKeyIndexEnabled("shop.orders")).isFalse();
+    assertThat(config.upsertKeyIndexMaxBytes()).isEqualTo(256L * 1024 * 1024);
+
+    props.put("iceberg.tables.upsert-key-index-enabled", "true");
+    props.put("iceberg.table.shop.audit.upsert-key-index-enabled", "false");
+    props.put("iceberg.tables.upsert-key-index-max-memory-mb", "64");
+    assertThat(errors(props)).isEmpty();
+    config = new FloeSinkConfig(props);
+    assertThat(config.upsertKeyIndexEnabled("shop.orders")).isTrue();
+    assertThat(config.upsertKeyIndexEnabled("shop.audit")).isFalse();
+    assertThat(config.upsertKeyIndexMaxBytes()).isEqualTo(64L * 1024 * 1024);
+
+    props.put("iceberg.table.shop.orders.upsert-mode-enabled", "false");
+    assertThat(new FloeSinkConfig(props).upsertKeyIndexEnabled("shop.orders")).isFalse();
+  }
+
+  @Test
+  void aTableTurnsItsKeyIndexOnForItself() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    props.put("iceberg.table.shop.orders.id-columns", "id");
+    props.put("iceberg.table.shop.audit.id-columns", "id");
+    props.put("iceberg.table.shop.orders.upsert-key-index-enabled", "TRUE");
+    assertThat(errors(props)).isEmpty();
+    FloeSinkConfig config = new FloeSinkConfig(props);
+    assertThat(config.upsertKeyIndexEnabled("shop.orders")).isTrue();
+    assertThat(config.upsertKeyIndexEnabled("shop.audit")).isFalse();
+  }
+
+  @Test
+  void keyIndexSettingsSayWhatToFix() {
+    Map<String, String> props = twoTables();
+    props.put("iceberg.tables.upsert-key-index-max-memory-mb", "0");
+    props.put("iceberg.table.shop.orders.upsert-key-index-enabled", "on");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors)
+        .containsOnlyKeys(
+            "iceberg.tables.upsert-key-index-max-memory-mb",
+            "iceberg.table.shop.orders.upsert-key-index-enabled");
+    assertThat(errors.get("iceberg.tables.upsert-key-index-max-memory-mb").get(0))
+        .contains("at least 1")
+        .contains("iceberg.tables.upsert-key-index-enabled=false");
+    assertThat(errors.get("iceberg.table.shop.orders.upsert-key-index-enabled").get(0))
+        .contains("'on' is neither true nor false");
+  }
 }

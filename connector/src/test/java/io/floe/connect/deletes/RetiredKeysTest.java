@@ -89,6 +89,24 @@ class RetiredKeysTest {
   }
 
   @Test
+  void manyKeysAreFilteredByTheirRangeAlone() {
+    long[] many = new long[KeyFilter.MAX_IN_VALUES + 1];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = 10 + 2L * i;
+    }
+    Expression filter = KeyFilter.of(ids(many));
+    assertThat(filter.toString()).doesNotContain(" in ");
+    Evaluator evaluator = new Evaluator(SCHEMA.asStruct(), filter);
+    for (long id : new long[] {9, 10, 11, many[many.length - 1], many[many.length - 1] + 1}) {
+      GenericRecord row = GenericRecord.create(SCHEMA);
+      row.setField("id", id);
+      assertThat(evaluator.eval(row))
+          .as("id %s", id)
+          .isEqualTo(id >= 10 && id <= many[many.length - 1]);
+    }
+  }
+
+  @Test
   void columnsWhoseOrderIsNotTheirStatisticsOrderDoNotFilter() {
     GenericRecord key = GenericRecord.create(SCHEMA.select("score"));
     key.setField("score", 1.5);
