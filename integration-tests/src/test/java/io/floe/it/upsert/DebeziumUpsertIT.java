@@ -6,6 +6,7 @@ package io.floe.it.upsert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.stack.Await;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
@@ -18,10 +19,14 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
@@ -32,8 +37,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -42,10 +51,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Upsert mode end to end: a Debezium-shaped stream (snapshot reads, updates, deletes with
  * tombstones, creates and primary-key changes, over 4 partitions) into a format v3 table (deletion
- * vectors) and a format v2 table (position deletes), each by its own 2-task connector on 2 workers,
- * one of which is killed with SIGKILL mid-stream and replaced. Both tables end equal to the source
- * table (one row per live key with its last image, no row of a deleted key), hold no equality
- * delete, and Apache Spark reads exactly those rows.
+ * vectors) and a format v2 table (position deletes), each by its own 2-task connector on 2 workers.
+ * First one worker is killed with SIGKILL mid-stream and replaced; then the workers running the two
+ * coordinators are killed with SIGKILL inside a commit of their table and replaced: the v3 table's
+ * commit held by the catalog after its deletion vectors were written and before it is applied, the
+ * v2 table's held once applied, before its coordinator learns so. Both tables end equal to the
+ * source table (one row per live key with its last image, no row of a deleted key, never a second
+ * row of a key), hold no equality delete, and Apache Spark reads exactly those rows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DebeziumUpsertIT {
@@ -61,6 +73,7 @@ class DebeziumUpsertIT {
   private ConnectWorker worker1;
   private ConnectWorker worker2;
   private KafkaProducer<String, String> producer;
+  private Admin admin;
 
   @BeforeAll
   void startStack() {
@@ -70,6 +83,7 @@ class DebeziumUpsertIT {
     worker1 = startWorker();
     worker2 = startWorker();
     producer = services.own(broker.stringProducer());
+    admin = services.own(broker.admin());
   }
 
   private ConnectWorker startWorker() {
@@ -120,7 +134,8 @@ class DebeziumUpsertIT {
   }
 
   @Test
-  void bothTablesMirrorTheSourceAfterAWorkerIsKilledAndSparkReadsThem() throws Exception {
+  void bothTablesMirrorTheSourceAfterWorkersAreKilledMidStreamAndMidCommitAndSparkReadsThem()
+      throws Exception {
     broker.createTopic(TOPIC, PARTITIONS);
     Map<String, Integer> tables = Map.of("db.customers_v3", 3, "db.customers_v2", 2);
     tables.forEach(
@@ -147,6 +162,49 @@ class DebeziumUpsertIT {
     worker2 = startWorker();
     send(stream.changes(400));
 
+    // the coordinators' workers die inside a commit of their table: each connector's next table
+    // commit is held at the catalog, v3's before it is applied (its deletion vectors are written),
+    // v2's once applied (its position deletes are in the table, the coordinator does not know)
+    for (String table : tables.keySet()) {
+      awaitGroupSettled(table.replace('.', '-'));
+    }
+    RestCatalogServer.HeldRequest v3Commit = rest.holdUnapplied("/tables/customers_v3");
+    RestCatalogServer.HeldRequest v2Commit = rest.holdApplied("/tables/customers_v2");
+    send(stream.changes(600));
+    v3Commit.awaitHeld(CONVERGE);
+    v2Commit.awaitHeld(CONVERGE);
+    Set<ConnectWorker> hosts = new LinkedHashSet<>();
+    for (String table : tables.keySet()) {
+      String connector = table.replace('.', '-');
+      hosts.add(
+          Await.until(
+              "the worker running the coordinator of " + connector,
+              Duration.ofSeconds(30),
+              () -> coordinatorHost(connector),
+              host -> host != null));
+    }
+    Map<ConnectWorker, Long> killedAt = new LinkedHashMap<>();
+    for (ConnectWorker worker : List.of(worker1, worker2)) {
+      killedAt.put(worker, worker.logFile().mark());
+    }
+    hosts.forEach(ConnectWorker::kill);
+    rest.clearFaults();
+    // one replacement per killed worker, started side by side
+    Map<ConnectWorker, CompletableFuture<ConnectWorker>> replacements = new LinkedHashMap<>();
+    hosts.forEach(host -> replacements.put(host, CompletableFuture.supplyAsync(this::startWorker)));
+    for (Map.Entry<ConnectWorker, CompletableFuture<ConnectWorker>> entry :
+        replacements.entrySet()) {
+      ConnectWorker replacement = entry.getValue().get(3, TimeUnit.MINUTES);
+      killedAt.remove(entry.getKey());
+      killedAt.put(replacement, 0L);
+      if (entry.getKey() == worker1) {
+        worker1 = replacement;
+      } else {
+        worker2 = replacement;
+      }
+    }
+    send(stream.changes(400));
+
     Map<Long, String> expected = new TreeMap<>();
     stream.live().forEach((id, row) -> expected.put(id, row.name() + "@" + row.version()));
     for (Map.Entry<String, Integer> table : tables.entrySet()) {
@@ -157,6 +215,16 @@ class DebeziumUpsertIT {
           rows -> rows.equals(expected));
       assertDeletes(table.getKey(), table.getValue());
     }
+    // the new coordinator of v2 found the killed one's last commit in the table and skipped it
+    Pattern skipped =
+        Pattern.compile(
+            "Table db\\.customers_v2: \\d+ of \\d+ pending manifests are already committed");
+    assertThat(
+            killedAt.entrySet().stream()
+                .mapToInt(log -> log.getKey().logFile().matches(skipped, log.getValue()).size())
+                .sum())
+        .as("commits of db.customers_v2 found already applied after the kill")
+        .isPositive();
 
     Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
     for (String table : tables.keySet()) {
@@ -165,6 +233,73 @@ class DebeziumUpsertIT {
       assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
       assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
     }
+  }
+
+  /**
+   * Waits until the connector's consumer group is stable, with both tasks owning partitions, and
+   * Connect reports both tasks running on live workers.
+   */
+  private void awaitGroupSettled(String connector) {
+    String group = "connect-" + connector;
+    Await.until(
+        "group " + group + " to be stable with 2 members owning every partition",
+        CONVERGE,
+        () ->
+            admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group),
+        description ->
+            description.groupState() == GroupState.STABLE
+                && description.members().size() == 2
+                && description.members().stream()
+                        .mapToInt(member -> member.assignment().topicPartitions().size())
+                        .sum()
+                    == PARTITIONS
+                && description.members().stream()
+                    .allMatch(member -> !member.assignment().topicPartitions().isEmpty()));
+    worker1.rest().awaitRunning(connector, 2, CONVERGE);
+  }
+
+  /**
+   * The worker running the connector's coordinator: the one running the task whose consumer owns
+   * the election partition (partition 0 of the topic), null while Connect reports that task on no
+   * live worker. Its log shows that task starting the coordinator.
+   */
+  private ConnectWorker coordinatorHost(String connector) throws Exception {
+    String group = "connect-" + connector;
+    TopicPartition election = new TopicPartition(TOPIC, 0);
+    MemberDescription owner =
+        admin
+            .describeConsumerGroups(List.of(group))
+            .all()
+            .get(30, TimeUnit.SECONDS)
+            .get(group)
+            .members()
+            .stream()
+            .filter(member -> member.assignment().topicPartitions().contains(election))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("No member of " + group + " owns " + election));
+    // Connect names a task's consumer connector-consumer-<connector>-<task>
+    String task = owner.clientId().substring(owner.clientId().lastIndexOf('-') + 1);
+    for (JsonNode status : worker1.rest().status(connector).path("tasks")) {
+      if (!status.path("id").asText().equals(task)) {
+        continue;
+      }
+      for (ConnectWorker worker : List.of(worker1, worker2)) {
+        if (status.path("worker_id").asText().endsWith(":" + worker.restPort())) {
+          Pattern started =
+              Pattern.compile(
+                  "Task "
+                      + Pattern.quote(connector + "-" + task)
+                      + " owns "
+                      + Pattern.quote(election.toString())
+                      + " and runs the coordinator");
+          assertThat(worker.logFile().matches(started, 0))
+              .as("%s's coordinator started on %s", connector, worker.rest().baseUrl())
+              .isNotEmpty();
+          return worker;
+        }
+      }
+    }
+    return null; // Connect does not report the task on a live worker yet
   }
 
   /** The table's rows as {@code id -> name@version}; fails on a second row of one key. */
