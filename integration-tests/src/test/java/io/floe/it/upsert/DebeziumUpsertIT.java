@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -176,12 +177,14 @@ class DebeziumUpsertIT {
     Set<ConnectWorker> hosts = new LinkedHashSet<>();
     for (String table : tables.keySet()) {
       String connector = table.replace('.', '-');
-      hosts.add(
+      ConnectWorker host =
           Await.until(
               "the worker running the coordinator of " + connector,
               Duration.ofSeconds(30),
               () -> coordinatorHost(connector),
-              host -> host != null));
+              found -> found != null);
+      assertLocatedStoredRows(host, table);
+      hosts.add(host);
     }
     Map<ConnectWorker, Long> killedAt = new LinkedHashMap<>();
     for (ConnectWorker worker : List.of(worker1, worker2)) {
@@ -300,6 +303,23 @@ class DebeziumUpsertIT {
       }
     }
     return null; // Connect does not report the task on a live worker yet
+  }
+
+  /**
+   * The coordinator on {@code host}, blocked in its held commit of {@code table}, last located
+   * stored rows of the cycle's keys: the commit being held wrote their deletes before sending it.
+   */
+  private static void assertLocatedStoredRows(ConnectWorker host, String table) {
+    Pattern located =
+        Pattern.compile(
+            "Table \\S*"
+                + Pattern.quote(table)
+                + ": located \\d+ of \\d+ retired keys in (\\d+) rows");
+    List<Matcher> locates = host.logFile().matches(located, 0);
+    assertThat(locates).as("keys located by the coordinator of %s", table).isNotEmpty();
+    assertThat(Long.parseLong(locates.get(locates.size() - 1).group(1)))
+        .as("stored rows the held commit of %s deletes", table)
+        .isPositive();
   }
 
   /** The table's rows as {@code id -> name@version}; fails on a second row of one key. */
