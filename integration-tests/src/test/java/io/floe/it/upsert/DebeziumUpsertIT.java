@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -166,9 +167,7 @@ class DebeziumUpsertIT {
     // the coordinators' workers die inside a commit of their table: each connector's next table
     // commit is held at the catalog, v3's before it is applied (its deletion vectors are written),
     // v2's once applied (its position deletes are in the table, the coordinator does not know)
-    for (String table : tables.keySet()) {
-      awaitGroupSettled(table.replace('.', '-'));
-    }
+    awaitSettled(tables.keySet().stream().map(table -> table.replace('.', '-')).toList());
     RestCatalogServer.HeldRequest v3Commit = rest.holdUnapplied("/tables/customers_v3");
     RestCatalogServer.HeldRequest v2Commit = rest.holdApplied("/tables/customers_v2");
     send(stream.changes(600));
@@ -239,26 +238,54 @@ class DebeziumUpsertIT {
   }
 
   /**
-   * Waits until the connector's consumer group is stable, with both tasks owning partitions, and
-   * Connect reports both tasks running on live workers.
+   * Waits until Connect has spread the connectors' tasks over both live workers (the replacement
+   * worker took its share, so no task moves any more) and each connector's consumer group is
+   * stable, its 2 tasks owning every partition.
    */
-  private void awaitGroupSettled(String connector) {
-    String group = "connect-" + connector;
+  private void awaitSettled(List<String> connectors) throws Exception {
     Await.until(
-        "group " + group + " to be stable with 2 members owning every partition",
+        "the tasks of " + connectors + " to run on both workers",
         CONVERGE,
-        () ->
-            admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group),
-        description ->
-            description.groupState() == GroupState.STABLE
-                && description.members().size() == 2
-                && description.members().stream()
-                        .mapToInt(member -> member.assignment().topicPartitions().size())
-                        .sum()
-                    == PARTITIONS
-                && description.members().stream()
-                    .allMatch(member -> !member.assignment().topicPartitions().isEmpty()));
-    worker1.rest().awaitRunning(connector, 2, CONVERGE);
+        () -> {
+          Set<Integer> ports = new HashSet<>();
+          for (String connector : connectors) {
+            JsonNode tasks = worker1.rest().status(connector).path("tasks");
+            if (tasks.size() != 2) {
+              return false;
+            }
+            for (JsonNode task : tasks) {
+              String workerId = task.path("worker_id").asText();
+              int port = Integer.parseInt(workerId.substring(workerId.lastIndexOf(':') + 1));
+              if (!task.path("state").asText().equals("RUNNING")
+                  || (port != worker1.restPort() && port != worker2.restPort())) {
+                return false;
+              }
+              ports.add(port);
+            }
+          }
+          return ports.size() == 2;
+        });
+    for (String connector : connectors) {
+      String group = "connect-" + connector;
+      Await.until(
+          "group " + group + " to be stable with 2 members owning every partition",
+          CONVERGE,
+          () ->
+              admin
+                  .describeConsumerGroups(List.of(group))
+                  .all()
+                  .get(30, TimeUnit.SECONDS)
+                  .get(group),
+          description ->
+              description.groupState() == GroupState.STABLE
+                  && description.members().size() == 2
+                  && description.members().stream()
+                      .allMatch(member -> !member.assignment().topicPartitions().isEmpty())
+                  && description.members().stream()
+                          .mapToInt(member -> member.assignment().topicPartitions().size())
+                          .sum()
+                      == PARTITIONS);
+    }
   }
 
   /**
