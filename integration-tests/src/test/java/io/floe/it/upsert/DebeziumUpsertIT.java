@@ -170,27 +170,30 @@ class DebeziumUpsertIT {
     awaitSettled(tables.keySet().stream().map(table -> table.replace('.', '-')).toList());
     RestCatalogServer.HeldRequest v3Commit = rest.holdUnapplied("/tables/customers_v3");
     RestCatalogServer.HeldRequest v2Commit = rest.holdApplied("/tables/customers_v2");
-    send(stream.changes(600));
-    v3Commit.awaitHeld(CONVERGE);
-    v2Commit.awaitHeld(CONVERGE);
     Set<ConnectWorker> hosts = new LinkedHashSet<>();
-    for (String table : tables.keySet()) {
-      String connector = table.replace('.', '-');
-      ConnectWorker host =
-          Await.until(
-              "the worker running the coordinator of " + connector,
-              Duration.ofSeconds(30),
-              () -> coordinatorHost(connector),
-              found -> found != null);
-      assertLocatedStoredRows(host, table);
-      hosts.add(host);
-    }
     Map<ConnectWorker, Long> killedAt = new LinkedHashMap<>();
-    for (ConnectWorker worker : List.of(worker1, worker2)) {
-      killedAt.put(worker, worker.logFile().mark());
+    try {
+      send(stream.changes(600));
+      v3Commit.awaitHeld(CONVERGE);
+      v2Commit.awaitHeld(CONVERGE);
+      for (String table : tables.keySet()) {
+        String connector = table.replace('.', '-');
+        ConnectWorker host =
+            Await.until(
+                "the worker running the coordinator of " + connector,
+                Duration.ofSeconds(30),
+                () -> coordinatorHost(connector),
+                found -> found != null);
+        assertLocatedStoredRows(host, table);
+        hosts.add(host);
+      }
+      for (ConnectWorker worker : List.of(worker1, worker2)) {
+        killedAt.put(worker, worker.logFile().mark());
+      }
+      hosts.forEach(ConnectWorker::kill);
+    } finally {
+      rest.clearFaults(); // the held requests end with a 500 (v3's never applied)
     }
-    hosts.forEach(ConnectWorker::kill);
-    rest.clearFaults();
     // one replacement per killed worker, started side by side
     Map<ConnectWorker, CompletableFuture<ConnectWorker>> replacements = new LinkedHashMap<>();
     hosts.forEach(host -> replacements.put(host, CompletableFuture.supplyAsync(this::startWorker)));
