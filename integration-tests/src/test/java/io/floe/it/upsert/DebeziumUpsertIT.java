@@ -6,6 +6,7 @@ package io.floe.it.upsert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.stack.Await;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
@@ -17,11 +18,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
@@ -32,8 +39,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -42,10 +53,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Upsert mode end to end: a Debezium-shaped stream (snapshot reads, updates, deletes with
  * tombstones, creates and primary-key changes, over 4 partitions) into a format v3 table (deletion
- * vectors) and a format v2 table (position deletes), each by its own 2-task connector on 2 workers,
- * one of which is killed with SIGKILL mid-stream and replaced. Both tables end equal to the source
- * table (one row per live key with its last image, no row of a deleted key), hold no equality
- * delete, and Apache Spark reads exactly those rows.
+ * vectors) and a format v2 table (position deletes), each by its own 2-task connector on 2 workers.
+ * First one worker is killed with SIGKILL mid-stream and replaced; then the workers running the two
+ * coordinators are killed with SIGKILL inside a commit of their table and replaced: the v3 table's
+ * commit held by the catalog after its deletion vectors were written and before it is applied, the
+ * v2 table's held once applied, before its coordinator learns so. Both tables end equal to the
+ * source table (one row per live key with its last image, no row of a deleted key, never a second
+ * row of a key), hold no equality delete, and Apache Spark reads exactly those rows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DebeziumUpsertIT {
@@ -61,6 +75,7 @@ class DebeziumUpsertIT {
   private ConnectWorker worker1;
   private ConnectWorker worker2;
   private KafkaProducer<String, String> producer;
+  private Admin admin;
 
   @BeforeAll
   void startStack() {
@@ -70,6 +85,7 @@ class DebeziumUpsertIT {
     worker1 = startWorker();
     worker2 = startWorker();
     producer = services.own(broker.stringProducer());
+    admin = services.own(broker.admin());
   }
 
   private ConnectWorker startWorker() {
@@ -120,7 +136,8 @@ class DebeziumUpsertIT {
   }
 
   @Test
-  void bothTablesMirrorTheSourceAfterAWorkerIsKilledAndSparkReadsThem() throws Exception {
+  void bothTablesMirrorTheSourceAfterWorkersAreKilledMidStreamAndMidCommitAndSparkReadsThem()
+      throws Exception {
     broker.createTopic(TOPIC, PARTITIONS);
     Map<String, Integer> tables = Map.of("db.customers_v3", 3, "db.customers_v2", 2);
     tables.forEach(
@@ -147,6 +164,52 @@ class DebeziumUpsertIT {
     worker2 = startWorker();
     send(stream.changes(400));
 
+    // the coordinators' workers die inside a commit of their table: each connector's next table
+    // commit is held at the catalog, v3's before it is applied (its deletion vectors are written),
+    // v2's once applied (its position deletes are in the table, the coordinator does not know)
+    awaitSettled(tables.keySet().stream().map(table -> table.replace('.', '-')).toList());
+    RestCatalogServer.HeldRequest v3Commit = rest.holdUnapplied("/tables/customers_v3");
+    RestCatalogServer.HeldRequest v2Commit = rest.holdApplied("/tables/customers_v2");
+    Set<ConnectWorker> hosts = new LinkedHashSet<>();
+    Map<ConnectWorker, Long> killedAt = new LinkedHashMap<>();
+    try {
+      send(stream.changes(600));
+      v3Commit.awaitHeld(CONVERGE);
+      v2Commit.awaitHeld(CONVERGE);
+      for (String table : tables.keySet()) {
+        String connector = table.replace('.', '-');
+        ConnectWorker host =
+            Await.until(
+                "the worker running the coordinator of " + connector,
+                Duration.ofSeconds(30),
+                () -> coordinatorHost(connector),
+                found -> found != null);
+        assertLocatedStoredRows(host, table);
+        hosts.add(host);
+      }
+      for (ConnectWorker worker : List.of(worker1, worker2)) {
+        killedAt.put(worker, worker.logFile().mark());
+      }
+      hosts.forEach(ConnectWorker::kill);
+    } finally {
+      rest.clearFaults(); // the held requests end with a 500 (v3's never applied)
+    }
+    // one replacement per killed worker, started side by side
+    Map<ConnectWorker, CompletableFuture<ConnectWorker>> replacements = new LinkedHashMap<>();
+    hosts.forEach(host -> replacements.put(host, CompletableFuture.supplyAsync(this::startWorker)));
+    for (Map.Entry<ConnectWorker, CompletableFuture<ConnectWorker>> entry :
+        replacements.entrySet()) {
+      ConnectWorker replacement = entry.getValue().get(3, TimeUnit.MINUTES);
+      killedAt.remove(entry.getKey());
+      killedAt.put(replacement, 0L);
+      if (entry.getKey() == worker1) {
+        worker1 = replacement;
+      } else {
+        worker2 = replacement;
+      }
+    }
+    send(stream.changes(400));
+
     Map<Long, String> expected = new TreeMap<>();
     stream.live().forEach((id, row) -> expected.put(id, row.name() + "@" + row.version()));
     for (Map.Entry<String, Integer> table : tables.entrySet()) {
@@ -157,6 +220,16 @@ class DebeziumUpsertIT {
           rows -> rows.equals(expected));
       assertDeletes(table.getKey(), table.getValue());
     }
+    // the new coordinator of v2 found the killed one's last commit in the table and skipped it
+    Pattern skipped =
+        Pattern.compile(
+            "Table db\\.customers_v2: \\d+ of \\d+ pending manifests are already committed");
+    assertThat(
+            killedAt.entrySet().stream()
+                .mapToInt(log -> log.getKey().logFile().matches(skipped, log.getValue()).size())
+                .sum())
+        .as("commits of db.customers_v2 found already applied after the kill")
+        .isPositive();
 
     Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
     for (String table : tables.keySet()) {
@@ -165,6 +238,118 @@ class DebeziumUpsertIT {
       assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
       assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
     }
+  }
+
+  /**
+   * Waits until Connect has spread the connectors' tasks over both live workers (the replacement
+   * worker took its share, so no task moves any more) and each connector's consumer group is
+   * stable, its 2 tasks owning every partition.
+   */
+  private void awaitSettled(List<String> connectors) throws Exception {
+    Await.until(
+        "the tasks of " + connectors + " to run on both workers",
+        CONVERGE,
+        () -> {
+          Set<Integer> ports = new HashSet<>();
+          for (String connector : connectors) {
+            JsonNode tasks = worker1.rest().status(connector).path("tasks");
+            if (tasks.size() != 2) {
+              return false;
+            }
+            for (JsonNode task : tasks) {
+              String workerId = task.path("worker_id").asText();
+              int port = Integer.parseInt(workerId.substring(workerId.lastIndexOf(':') + 1));
+              if (!task.path("state").asText().equals("RUNNING")
+                  || (port != worker1.restPort() && port != worker2.restPort())) {
+                return false;
+              }
+              ports.add(port);
+            }
+          }
+          return ports.size() == 2;
+        });
+    for (String connector : connectors) {
+      String group = "connect-" + connector;
+      Await.until(
+          "group " + group + " to be stable with 2 members owning every partition",
+          CONVERGE,
+          () ->
+              admin
+                  .describeConsumerGroups(List.of(group))
+                  .all()
+                  .get(30, TimeUnit.SECONDS)
+                  .get(group),
+          description ->
+              description.groupState() == GroupState.STABLE
+                  && description.members().size() == 2
+                  && description.members().stream()
+                      .allMatch(member -> !member.assignment().topicPartitions().isEmpty())
+                  && description.members().stream()
+                          .mapToInt(member -> member.assignment().topicPartitions().size())
+                          .sum()
+                      == PARTITIONS);
+    }
+  }
+
+  /**
+   * The worker running the connector's coordinator: the one running the task whose consumer owns
+   * the election partition (partition 0 of the topic), null while Connect reports that task on no
+   * live worker. Its log shows that task starting the coordinator.
+   */
+  private ConnectWorker coordinatorHost(String connector) throws Exception {
+    String group = "connect-" + connector;
+    TopicPartition election = new TopicPartition(TOPIC, 0);
+    MemberDescription owner =
+        admin
+            .describeConsumerGroups(List.of(group))
+            .all()
+            .get(30, TimeUnit.SECONDS)
+            .get(group)
+            .members()
+            .stream()
+            .filter(member -> member.assignment().topicPartitions().contains(election))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("No member of " + group + " owns " + election));
+    // Connect names a task's consumer connector-consumer-<connector>-<task>
+    String task = owner.clientId().substring(owner.clientId().lastIndexOf('-') + 1);
+    for (JsonNode status : worker1.rest().status(connector).path("tasks")) {
+      if (!status.path("id").asText().equals(task)) {
+        continue;
+      }
+      for (ConnectWorker worker : List.of(worker1, worker2)) {
+        if (status.path("worker_id").asText().endsWith(":" + worker.restPort())) {
+          Pattern started =
+              Pattern.compile(
+                  "Task "
+                      + Pattern.quote(connector + "-" + task)
+                      + " owns "
+                      + Pattern.quote(election.toString())
+                      + " and runs the coordinator");
+          assertThat(worker.logFile().matches(started, 0))
+              .as("%s's coordinator started on %s", connector, worker.rest().baseUrl())
+              .isNotEmpty();
+          return worker;
+        }
+      }
+    }
+    return null; // Connect does not report the task on a live worker yet
+  }
+
+  /**
+   * The coordinator on {@code host}, blocked in its held commit of {@code table}, last located
+   * stored rows of the cycle's keys: the commit being held wrote their deletes before sending it.
+   */
+  private static void assertLocatedStoredRows(ConnectWorker host, String table) {
+    Pattern located =
+        Pattern.compile(
+            "Table \\S*"
+                + Pattern.quote(table)
+                + ": located \\d+ of \\d+ retired keys in (\\d+) rows");
+    List<Matcher> locates = host.logFile().matches(located, 0);
+    assertThat(locates).as("keys located by the coordinator of %s", table).isNotEmpty();
+    assertThat(Long.parseLong(locates.get(locates.size() - 1).group(1)))
+        .as("stored rows the held commit of %s deletes", table)
+        .isPositive();
   }
 
   /** The table's rows as {@code id -> name@version}; fails on a second row of one key. */
