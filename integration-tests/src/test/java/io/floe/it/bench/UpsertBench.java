@@ -77,7 +77,7 @@ final class UpsertBench {
     long preload = rows("preload", 1_000_000);
     long fileRows = rows("file-rows", 500_000);
     boolean warm = false;
-    for (ChangeLoad.KeyKind kind : keyKinds()) {
+    for (ChangeLoad.KeyKind kind : keyKinds("throughput", "sequential,uuid,random-long")) {
       for (double fraction : doubles(property("fractions", "0.1,0.5,1.0"))) {
         for (UpsertRig.Mode mode : UpsertRig.Mode.values()) {
           try (UpsertRig rig = rig(kind, mode, 3)) {
@@ -113,7 +113,7 @@ final class UpsertBench {
       sizes.add(Math.round(Long.parseLong(size.trim()) * SCALE));
     }
     for (int version : ints(property("growth.versions", "3,2"))) {
-      for (ChangeLoad.KeyKind kind : keyKinds()) {
+      for (ChangeLoad.KeyKind kind : keyKinds("growth", "sequential,uuid")) {
         try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, version)) {
           boolean warm = false;
           for (long size : sizes) {
@@ -142,7 +142,7 @@ final class UpsertBench {
     long fileRows = rows("file-rows", 500_000);
     double fraction = Double.parseDouble(property("memory.fraction", "0.5"));
     HeapGauge gauge = new HeapGauge();
-    for (ChangeLoad.KeyKind kind : keyKinds()) {
+    for (ChangeLoad.KeyKind kind : keyKinds("memory", "sequential,uuid")) {
       try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, 3)) {
         rig.preload(preload, fileRows);
         rig.cycle(rows("memory.warm-up", 10_000), fraction, null);
@@ -184,8 +184,9 @@ final class UpsertBench {
     }
   }
 
-  private static List<ChangeLoad.KeyKind> keyKinds() {
-    return Arrays.stream(property("keys", "sequential,uuid").split(","))
+  /** The key kinds of a part: {@code bench.upsert.<part>.keys}, else {@code bench.upsert.keys}. */
+  private static List<ChangeLoad.KeyKind> keyKinds(String part, String fallback) {
+    return Arrays.stream(property(part + ".keys", property("keys", fallback)).split(","))
         .map(ChangeLoad.KeyKind::of)
         .toList();
   }
