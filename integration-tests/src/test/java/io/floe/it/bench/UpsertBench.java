@@ -146,7 +146,7 @@ final class UpsertBench {
       try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, 3)) {
         rig.preload(preload, fileRows);
         rig.cycle(rows("memory.warm-up", 10_000), fraction, null);
-        for (String size : property("memory.sizes", "10000,100000,1000000").split(",")) {
+        for (String size : property("memory.sizes", "10000,100000,500000").split(",")) {
           int changes = (int) Math.round(Long.parseLong(size.trim()) * SCALE);
           long rows = rig.load().keys();
           report.memory(kind, changes, rows, rig.cycle(changes, fraction, gauge));
