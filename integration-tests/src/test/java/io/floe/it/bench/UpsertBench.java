@@ -29,7 +29,6 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
 final class UpsertBench {
   private static final double SCALE = Double.parseDouble(property("scale", "1"));
 
-  private final Path work;
   private final JdbcCatalog catalog;
   private final ResolutionCapture resolutions = ResolutionCapture.install();
   private final UpsertReport report = new UpsertReport();
@@ -37,7 +36,6 @@ final class UpsertBench {
   private int tables;
 
   private UpsertBench(Path work) {
-    this.work = work;
     this.catalog = new JdbcCatalog();
     catalog.initialize(
         "bench",
