@@ -53,13 +53,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Upsert mode end to end: a Debezium-shaped stream (snapshot reads, updates, deletes with
  * tombstones, creates and primary-key changes, over 4 partitions) into a format v3 table (deletion
- * vectors) and a format v2 table (position deletes), each by its own 2-task connector on 2 workers.
- * First one worker is killed with SIGKILL mid-stream and replaced; then the workers running the two
- * coordinators are killed with SIGKILL inside a commit of their table and replaced: the v3 table's
- * commit held by the catalog after its deletion vectors were written and before it is applied, the
- * v2 table's held once applied, before its coordinator learns so. Both tables end equal to the
- * source table (one row per live key with its last image, no row of a deleted key, never a second
- * row of a key), hold no equality delete, and Apache Spark reads exactly those rows.
+ * vectors, keyed by {@code id-columns}) and a format v2 table (position deletes, keyed by the
+ * record key's fields), each by its own 2-task connector on 2 workers. First one worker is killed
+ * with SIGKILL mid-stream and replaced; then the workers running the two coordinators are killed
+ * with SIGKILL inside a commit of their table and replaced: the v3 table's commit held by the
+ * catalog after its deletion vectors were written and before it is applied, the v2 table's held
+ * once applied, before its coordinator learns so. Both tables end equal to the source table (one
+ * row per live key with its last image, no row of a deleted key, never a second row of a key), hold
+ * no equality delete, and Apache Spark reads exactly those rows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DebeziumUpsertIT {
@@ -112,7 +113,9 @@ class DebeziumUpsertIT {
     config.put("iceberg.tables", table);
     config.put("iceberg.tables.auto-create-enabled", "true");
     config.put("iceberg.tables.upsert-mode-enabled", "true");
-    config.put("iceberg.table." + table + ".id-columns", "id");
+    if (formatVersion >= 3) {
+      config.put("iceberg.table." + table + ".id-columns", "id");
+    } // else the key is Debezium's key struct, {"id": ...}
     if (formatVersion != 3) {
       config.put(
           "iceberg.tables.auto-create-props.format-version", Integer.toString(formatVersion));
@@ -395,6 +398,9 @@ class DebeziumUpsertIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    assertThat(table.schema().identifierFieldNames())
+        .as("the identifier fields of %s, from id-columns or the record key", name)
+        .containsExactly("id");
     assertThat(deletes).as("live delete files of %s", name).isNotEmpty();
     for (DeleteFile delete : deletes) {
       assertThat(delete.content())
