@@ -37,6 +37,12 @@ final class CommitMarks {
   static final String VALID_THROUGH_MS = "floe.valid-through-ms.";
   static final String CONNECTOR = "floe.connector";
 
+  /**
+   * In upsert mode, on a snapshot that emptied the table first: the truncates that did, as {@code
+   * topic-partition@offset}, comma-separated.
+   */
+  static final String TRUNCATED_AT = "floe.truncated-at";
+
   private CommitMarks() {}
 
   /**

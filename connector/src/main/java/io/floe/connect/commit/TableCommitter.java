@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
 import io.floe.connect.deletes.KeyIndexSettings;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -367,9 +369,24 @@ final class TableCommitter {
                 events.keys(),
                 events.dataFiles(),
                 events.superseded(),
+                events.truncated(),
                 "floe-" + cycle.commitId(),
-                (delta, base) -> validThrough[0] = mark(delta, prepared, cycle));
+                (delta, base) -> {
+                  validThrough[0] = mark(delta, prepared, cycle);
+                  if (events.truncated()) {
+                    delta.set(CommitMarks.TRUNCATED_AT, describe(events.truncates()));
+                  }
+                });
     prepared.table().refresh();
+    if (events.truncated()) {
+      LOG.info(
+          "Table {}: cycle {} emptied the table before adding its changes, for the truncates read"
+              + " at {}; {} earlier hand-overs of those partitions in the cycle were dropped",
+          prepared.name(),
+          cycle.commitId(),
+          describe(events.truncates()),
+          events.droppedHandOvers());
+    }
     LOG.info(
         "Table {}: cycle {} replaced or deleted {} stored rows of {} keys with {} delete files"
             + " ({} replaced), located in {}",
@@ -391,6 +408,15 @@ final class TableCommitter {
             validThrough[0],
             prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
     return withSnapshot(result, prepared.table(), cycle.commitId());
+  }
+
+  /** Truncates as {@code topic-partition@offset}, comma-separated. */
+  private static String describe(List<ChangeSource> truncates) {
+    StringJoiner joined = new StringJoiner(",");
+    truncates.forEach(
+        source ->
+            joined.add(source.topic() + "-" + source.partition() + "@" + source.truncatedAt()));
+    return joined.toString();
   }
 
   private static boolean isUpsert(Prepared prepared) {

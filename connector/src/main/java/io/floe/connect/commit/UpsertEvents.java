@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.control.EventManifest;
 import io.floe.connect.deletes.LocatedRows;
@@ -53,6 +54,12 @@ import org.slf4j.LoggerFactory;
  * Parquet file of the table's key columns. The coordinator reads the keys, writes deletion vectors
  * or position deletes for the rows that hold them, and deletes the key files and every manifest of
  * the cycle once its commit is in.
+ *
+ * <p>A hand-over that read a truncate (its key manifest's {@link DataWritten#changeSources()} say
+ * so) empties the table: the commit removes every file committed before, and drops every earlier
+ * hand-over of the commit that holds changes of a source partition the truncating one holds too
+ * (changes its task, or the task before it, read before the truncate); their data files are deleted
+ * with the transport files. Hand-overs of other source partitions are kept, and so are later ones.
  */
 final class UpsertEvents {
   private static final Logger LOG = LoggerFactory.getLogger(UpsertEvents.class);
@@ -74,6 +81,8 @@ final class UpsertEvents {
   private final RetiredKeys keys;
   private final List<LocatedRows.FileRows> superseded;
   private final List<String> transportFiles;
+  private final List<ChangeSource> truncates;
+  private final int droppedHandOvers;
   private final long records;
   private final long bytes;
 
@@ -82,12 +91,16 @@ final class UpsertEvents {
       RetiredKeys keys,
       List<LocatedRows.FileRows> superseded,
       List<String> transportFiles,
+      List<ChangeSource> truncates,
+      int droppedHandOvers,
       long records,
       long bytes) {
     this.dataFiles = dataFiles;
     this.keys = keys;
     this.superseded = superseded;
     this.transportFiles = transportFiles;
+    this.truncates = truncates;
+    this.droppedHandOvers = droppedHandOvers;
     this.records = records;
     this.bytes = bytes;
   }
@@ -101,8 +114,6 @@ final class UpsertEvents {
             .thenComparingLong(PendingEvent::controlOffset));
     Map<String, HandOver> handOvers = new LinkedHashMap<>();
     List<String> transport = new ArrayList<>();
-    long records = 0;
-    long bytes = 0;
     for (PendingEvent pending : ordered) {
       DataWritten event = pending.event();
       HandOver handOver =
@@ -119,31 +130,60 @@ final class UpsertEvents {
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
         }
-        records += event.recordCount();
-        bytes += event.totalFileSizeBytes();
+        handOver.records += event.recordCount();
+        handOver.bytes += event.totalFileSizeBytes();
       } else {
+        if (event.changeSources() != null) {
+          handOver.sources.addAll(event.changeSources());
+        }
         try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
           for (DeleteFile file : reader) {
             handOver.keyFiles.add(file.copy());
-            transport.add(file.location());
+            if (file.recordCount() > 0) {
+              transport.add(file.location()); // without keys, Iceberg's writer left no file
+            }
           }
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read key manifest " + manifest.path(), e);
         }
       }
     }
-    Set<Integer> keyIds = keyIds(table, handOvers.values());
+    // a truncate removes what the hand-overs before it of the same source partitions hold
+    List<HandOver> all = new ArrayList<>(handOvers.values());
+    List<ChangeSource> truncates = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      HandOver truncating = all.get(i);
+      if (truncating.truncates()) {
+        truncating.sources.stream().filter(ChangeSource::truncated).forEach(truncates::add);
+        for (HandOver earlier : all.subList(0, i)) {
+          earlier.dropped |= earlier.shares(truncating);
+        }
+      }
+    }
+    List<HandOver> kept = new ArrayList<>();
+    for (HandOver handOver : all) {
+      if (handOver.dropped) {
+        handOver.dataFiles.forEach(file -> transport.add(file.location()));
+      } else {
+        kept.add(handOver);
+      }
+    }
+    Set<Integer> keyIds = keyIds(table, all);
     List<DataFile> dataFiles = new ArrayList<>();
     List<StructLike> allKeys = new ArrayList<>();
-    for (HandOver handOver : handOvers.values()) {
+    long records = 0;
+    long bytes = 0;
+    for (HandOver handOver : kept) {
       dataFiles.addAll(handOver.dataFiles);
       handOver.keys = readKeys(table, keyIds, handOver.keyFiles);
       allKeys.addAll(handOver.keys);
+      records += handOver.records;
+      bytes += handOver.bytes;
     }
     // an image of an earlier hand-over whose key a later one retires is not the key's last
     List<LocatedRows.FileRows> superseded = new ArrayList<>();
     List<StructLike> laterKeys = new ArrayList<>();
-    List<HandOver> backwards = new ArrayList<>(handOvers.values());
+    List<HandOver> backwards = new ArrayList<>(kept);
     Collections.reverse(backwards);
     for (HandOver handOver : backwards) {
       if (!laterKeys.isEmpty()) {
@@ -158,6 +198,8 @@ final class UpsertEvents {
         RetiredKeys.of(table.schema(), keyIds, allKeys),
         superseded,
         transport,
+        truncates,
+        all.size() - kept.size(),
         records,
         bytes);
   }
@@ -172,11 +214,27 @@ final class UpsertEvents {
     return matcher.matches() ? matcher.group(1) : manifestLocation;
   }
 
-  /** One hand-over's files and, once read, its retired keys. */
+  /**
+   * One hand-over's files, the source partitions of its changes, and, once read, its retired keys.
+   */
   private static final class HandOver {
     private final List<DataFile> dataFiles = new ArrayList<>();
     private final List<DeleteFile> keyFiles = new ArrayList<>();
+    private final List<ChangeSource> sources = new ArrayList<>();
     private List<StructLike> keys = List.of();
+    private long records;
+    private long bytes;
+    private boolean dropped;
+
+    boolean truncates() {
+      return sources.stream().anyMatch(ChangeSource::truncated);
+    }
+
+    /** Whether this hand-over holds changes of a source partition {@code other} holds too. */
+    boolean shares(HandOver other) {
+      return sources.stream()
+          .anyMatch(mine -> other.sources.stream().anyMatch(mine::samePartition));
+    }
   }
 
   private static Set<Integer> keyIds(Table table, Collection<HandOver> handOvers) {
@@ -215,6 +273,9 @@ final class UpsertEvents {
     Schema keySchema = TypeUtil.select(table.schema(), keyIds);
     List<StructLike> keys = new ArrayList<>();
     for (DeleteFile file : keyFiles) {
+      if (file.recordCount() == 0) {
+        continue; // a truncated hand-over's without keys: Iceberg's writer left no file
+      }
       if (file.format() != FileFormat.PARQUET) {
         throw new IllegalStateException("Key file " + file.location() + " is not Parquet");
       }
@@ -259,6 +320,27 @@ final class UpsertEvents {
   /** Rows of the data files that a later hand-over of the same commit replaces or deletes. */
   List<LocatedRows.FileRows> superseded() {
     return superseded;
+  }
+
+  /**
+   * Whether the commit empties the table before it adds the kept hand-overs' files: a hand-over
+   * read a truncate.
+   */
+  boolean truncated() {
+    return !truncates.isEmpty();
+  }
+
+  /** The truncates read, each as the source partition and offset it was read at. */
+  List<ChangeSource> truncates() {
+    return truncates;
+  }
+
+  /**
+   * How many hand-overs of the commit a later truncate dropped: they held changes read before it
+   * from the same source partitions, and their data files are not committed.
+   */
+  int droppedHandOvers() {
+    return droppedHandOvers;
   }
 
   long records() {

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.CommitRequest;
 import io.floe.connect.control.ControlChannel;
 import io.floe.connect.control.ControlTopic;
@@ -16,6 +17,7 @@ import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
 import io.floe.connect.metrics.TaskMetrics;
+import io.floe.connect.write.ChangeSources;
 import io.floe.connect.write.HandOver;
 import io.floe.connect.write.Manifests;
 import io.floe.connect.write.SinkWriter;
@@ -26,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -36,6 +39,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.apache.iceberg.ManifestContent;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -487,16 +491,32 @@ public final class Worker implements AutoCloseable {
     for (TableFiles files : handOver.tables()) {
       String prefix = "floe-" + commitId + "-" + settings.taskId() + "-" + handOverId + "-" + n++;
       for (Manifests.Written manifest : Manifests.write(files, prefix)) {
-        events.add(
+        DataWritten event =
             DataWritten.of(
                 commitId,
                 files.tableName(),
                 files.table().uuid(),
                 manifest.manifest(),
-                manifest.totalFileSizeBytes()));
+                manifest.totalFileSizeBytes());
+        // an upsert hand-over's key manifest tells where its changes came from, and its truncates
+        events.add(
+            event.content() == ManifestContent.DELETES
+                ? event.withChangeSources(changeSources(files.files().changeSources()))
+                : event);
       }
     }
     return events;
+  }
+
+  private static List<ChangeSource> changeSources(ChangeSources sources) {
+    List<ChangeSource> list = new ArrayList<>(sources.partitions().size());
+    for (TopicPartition partition : sources.partitions()) {
+      list.add(
+          new ChangeSource(
+              partition.topic(), partition.partition(), sources.truncatedAt().get(partition)));
+    }
+    list.sort(Comparator.comparing(ChangeSource::topic).thenComparingInt(ChangeSource::partition));
+    return list;
   }
 
   private List<PartitionOffset> partitionOffsets(HandOver handOver) {

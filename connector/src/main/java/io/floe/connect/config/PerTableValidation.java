@@ -130,7 +130,9 @@ final class PerTableValidation {
               values, key, "Invalid identifier columns: " + e.getMessage() + ".");
         }
       }
-      case TableConfig.UPSERT_MODE_ENABLED, TableConfig.UPSERT_KEY_INDEX_ENABLED -> {
+      case TableConfig.UPSERT_MODE_ENABLED,
+          TableConfig.UPSERT_KEY_INDEX_ENABLED,
+          TableConfig.CDC_TRUNCATE_ENABLED -> {
         try {
           TableConfig.parseBoolean(value);
         } catch (IllegalArgumentException e) {

@@ -40,10 +40,17 @@ public record TableConfig(
   public static final String ID_COLUMNS = "id-columns";
   public static final String UPSERT_MODE_ENABLED = "upsert-mode-enabled";
   public static final String UPSERT_KEY_INDEX_ENABLED = "upsert-key-index-enabled";
+  public static final String CDC_TRUNCATE_ENABLED = "cdc-truncate-enabled";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
   public static final List<String> SETTINGS =
-      List.of(ROUTE_REGEX, PARTITION_BY, ID_COLUMNS, UPSERT_MODE_ENABLED, UPSERT_KEY_INDEX_ENABLED);
+      List.of(
+          ROUTE_REGEX,
+          PARTITION_BY,
+          ID_COLUMNS,
+          UPSERT_MODE_ENABLED,
+          UPSERT_KEY_INDEX_ENABLED,
+          CDC_TRUNCATE_ENABLED);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -88,13 +95,13 @@ public record TableConfig(
     }
     boolean keyIndex =
         upsertEnabled && flag(table, props, UPSERT_KEY_INDEX_ENABLED, upsert.keyIndexEnabled());
-    return new TableConfig(
-        table,
-        regex,
-        spec,
-        ids,
-        upsertEnabled ? Optional.of(upsert.options()) : Optional.empty(),
-        keyIndex);
+    Optional<CdcOptions> options = Optional.empty();
+    if (upsertEnabled) {
+      boolean truncates =
+          flag(table, props, CDC_TRUNCATE_ENABLED, upsert.options().truncateEnabled());
+      options = Optional.of(upsert.options().withTruncateEnabled(truncates));
+    }
+    return new TableConfig(table, regex, spec, ids, options, keyIndex);
   }
 
   /** The table's own value of a true-or-false setting, or the connector's. */

@@ -54,6 +54,15 @@ public record UpsertKeys(
           + " a field of a struct, such as _cdc.op. It is not written to the table.";
   public static final String CDC_FIELD_DEFAULT = CdcOptions.DEFAULT_OP_FIELD;
 
+  public static final String CDC_TRUNCATE_ENABLED = "iceberg.tables.cdc-truncate-enabled";
+  public static final String CDC_TRUNCATE_ENABLED_DOC =
+      "When true, a truncate (Debezium's op t) empties the table: every row committed before its"
+          + " commit cycle goes, and so does every change its task read before it; changes read"
+          + " after it are kept. Exact for a topic of one partition; with several, changes other"
+          + " tasks read in the same cycle are kept. When false, a truncate is a bad record. A"
+          + " table overrides it with iceberg.table.<table>.cdc-truncate-enabled.";
+  public static final boolean CDC_TRUNCATE_ENABLED_DEFAULT = false;
+
   public static final String CDC_UNAVAILABLE_VALUE_PLACEHOLDER =
       "iceberg.tables.cdc-unavailable-value-placeholder";
   public static final String CDC_UNAVAILABLE_VALUE_PLACEHOLDER_DOC =
@@ -89,6 +98,7 @@ public record UpsertKeys(
         CdcOptions.defaults()
             .withFormat(format(config.getString(CDC_FORMAT)))
             .withOpField(config.getString(CDC_FIELD))
+            .withTruncateEnabled(config.getBoolean(CDC_TRUNCATE_ENABLED))
             .withUnavailableValuePlaceholder(config.getString(CDC_UNAVAILABLE_VALUE_PLACEHOLDER));
     return new UpsertKeys(
         config.getBoolean(UPSERT_MODE_ENABLED),
@@ -140,6 +150,16 @@ public record UpsertKeys(
         ++order,
         Width.SHORT,
         "Op field");
+    def.define(
+        CDC_TRUNCATE_ENABLED,
+        Type.BOOLEAN,
+        CDC_TRUNCATE_ENABLED_DEFAULT,
+        Importance.LOW,
+        CDC_TRUNCATE_ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Truncates");
     def.define(
         CDC_UNAVAILABLE_VALUE_PLACEHOLDER,
         Type.STRING,

@@ -48,6 +48,18 @@ final class BuiltInSchemas {
       ]}"""
           .formatted(UUID);
 
+  private static final String DATA_WRITTEN_V2 =
+      DATA_WRITTEN_V1.substring(0, DATA_WRITTEN_V1.lastIndexOf(']'))
+          + """
+          ,
+            {"name": "changeSources", "default": null, "type": ["null", {"type": "array", "items":
+              {"type": "record", "name": "ChangeSource", "fields": [
+                {"name": "topic", "type": "string"},
+                {"name": "partition", "type": "int"},
+                {"name": "truncatedAt", "type": ["null", "long"], "default": null}
+              ]}}]}
+          ]}""";
+
   private static final String DATA_COMPLETE_V1 =
       """
       {"type": "record", "name": "DataComplete", "namespace": "io.floe.control", "fields": [
@@ -82,7 +94,7 @@ final class BuiltInSchemas {
   static Map<EventType, List<Schema>> all() {
     return Map.of(
         EventType.START_COMMIT, List.of(parse(START_COMMIT_V1)),
-        EventType.DATA_WRITTEN, List.of(parse(DATA_WRITTEN_V1)),
+        EventType.DATA_WRITTEN, List.of(parse(DATA_WRITTEN_V1), parse(DATA_WRITTEN_V2)),
         EventType.DATA_COMPLETE, List.of(parse(DATA_COMPLETE_V1)),
         EventType.COMMIT_COMPLETE, List.of(parse(COMMIT_COMPLETE_V1)),
         EventType.COMMIT_REQUEST, List.of(parse(COMMIT_REQUEST_V1)));

@@ -33,6 +33,9 @@ import org.apache.iceberg.ManifestFile;
  * union {null, bytes} upperBound = null; }}. {@code content} is Iceberg's manifest content id (0
  * data, 1 deletes).
  *
+ * <p>Version 2 appends {@code union {null, array<ChangeSource>} changeSources = null;} (see {@link
+ * ChangeSource}), which a reader of version 1 may ignore.
+ *
  * @param commitId the cycle the files belong to
  * @param table the table's name as the connector routes to it
  * @param tableUuid the table's {@code uuid()} when the worker wrote the files, so the coordinator
@@ -48,6 +51,9 @@ import org.apache.iceberg.ManifestFile;
  * @param partitions the manifest's partition field summaries ({@link ManifestFile#partitions()}),
  *     one per field of the spec, which Iceberg keeps in the manifest list for scan planning; {@code
  *     null} when unknown
+ * @param changeSources in upsert mode, on the key manifest of a hand-over: the source partitions
+ *     whose changes the hand-over holds, and the truncates read from them; {@code null} otherwise,
+ *     or when the sender does not tell them (version 1)
  */
 public record DataWritten(
     UUID commitId,
@@ -60,7 +66,8 @@ public record DataWritten(
     int fileCount,
     long recordCount,
     long totalFileSizeBytes,
-    List<FieldSummary> partitions)
+    List<FieldSummary> partitions,
+    List<ChangeSource> changeSources)
     implements ControlEvent {
 
   public DataWritten {
@@ -79,6 +86,57 @@ public record DataWritten(
       }
       partitions = List.copyOf(partitions);
     }
+    if (changeSources != null) {
+      for (ChangeSource source : changeSources) {
+        Require.present(source, "an item of changeSources");
+      }
+      changeSources = List.copyOf(changeSources);
+    }
+  }
+
+  /** An event without change sources, as every event but an upsert hand-over's key manifest. */
+  public DataWritten(
+      UUID commitId,
+      String table,
+      UUID tableUuid,
+      String manifestLocation,
+      long manifestLengthBytes,
+      int partitionSpecId,
+      ManifestContent content,
+      int fileCount,
+      long recordCount,
+      long totalFileSizeBytes,
+      List<FieldSummary> partitions) {
+    this(
+        commitId,
+        table,
+        tableUuid,
+        manifestLocation,
+        manifestLengthBytes,
+        partitionSpecId,
+        content,
+        fileCount,
+        recordCount,
+        totalFileSizeBytes,
+        partitions,
+        null);
+  }
+
+  /** This event with {@code changeSources}. */
+  public DataWritten withChangeSources(List<ChangeSource> changeSources) {
+    return new DataWritten(
+        commitId,
+        table,
+        tableUuid,
+        manifestLocation,
+        manifestLengthBytes,
+        partitionSpecId,
+        content,
+        fileCount,
+        recordCount,
+        totalFileSizeBytes,
+        partitions,
+        changeSources);
   }
 
   /**

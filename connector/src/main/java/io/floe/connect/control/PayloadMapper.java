@@ -40,6 +40,10 @@ final class PayloadMapper {
           .set("recordCount", written.recordCount())
           .set("totalFileSizeBytes", written.totalFileSizeBytes())
           .set("partitions", summaries(written.partitions(), schema.getField("partitions")));
+      Schema.Field sources = schema.getField("changeSources");
+      if (sources != null) {
+        record.set(sources, changeSources(written.changeSources(), sources));
+      }
     } else if (event instanceof DataComplete complete) {
       Schema item = nonNull(schema.getField("assignments").schema()).getElementType();
       List<GenericRecord> assignments = new ArrayList<>(complete.assignments().size());
@@ -83,7 +87,10 @@ final class PayloadMapper {
             (Integer) record.get("fileCount"),
             (Long) record.get("recordCount"),
             (Long) record.get("totalFileSizeBytes"),
-            summaries(record.get("partitions")));
+            summaries(record.get("partitions")),
+            record.getSchema().getField("changeSources") == null
+                ? null
+                : changeSources(record.get("changeSources")));
       case DATA_COMPLETE:
         List<PartitionOffset> assignments = new ArrayList<>();
         for (Object item : (List<?>) record.get("assignments")) {
@@ -104,6 +111,39 @@ final class PayloadMapper {
       default:
         throw new IllegalStateException("no mapping for event type " + type);
     }
+  }
+
+  private static List<GenericRecord> changeSources(List<ChangeSource> sources, Schema.Field field) {
+    if (sources == null) {
+      return null;
+    }
+    Schema item = nonNull(field.schema()).getElementType();
+    List<GenericRecord> records = new ArrayList<>(sources.size());
+    for (ChangeSource source : sources) {
+      records.add(
+          new GenericRecordBuilder(item)
+              .set("topic", source.topic())
+              .set("partition", source.partition())
+              .set("truncatedAt", source.truncatedAt())
+              .build());
+    }
+    return records;
+  }
+
+  private static List<ChangeSource> changeSources(Object value) {
+    if (value == null) {
+      return null;
+    }
+    List<ChangeSource> sources = new ArrayList<>();
+    for (Object item : (List<?>) value) {
+      GenericRecord source = (GenericRecord) item;
+      sources.add(
+          new ChangeSource(
+              string(source.get("topic")),
+              (Integer) source.get("partition"),
+              (Long) source.get("truncatedAt")));
+    }
+    return sources;
   }
 
   private static List<GenericRecord> summaries(

@@ -231,6 +231,11 @@ public final class TableKeyIndex {
     }
   }
 
+  /** After a commit that emptied the table: the index is built again at the next lookup. */
+  void truncated() {
+    index = null;
+  }
+
   private void drop(RuntimeException e) {
     index = null;
     dropped = true;

@@ -149,17 +149,44 @@ public final class UpsertCommit {
       List<LocatedRows.FileRows> superseded,
       String namePrefix,
       BeforeCommit beforeCommit) {
+    return commit(keys, dataFiles, superseded, false, namePrefix, beforeCommit);
+  }
+
+  /**
+   * {@link #commit(RetiredKeys, List, List, String, BeforeCommit)}, or, when {@code truncate}, a
+   * commit that first empties the table: every live data and delete file of the snapshot it starts
+   * from is removed (no key is located then: no stored row is left to retire), and a commit landed
+   * meanwhile that added or removed anything makes it start again from the new snapshot.
+   *
+   * @param truncate whether the cycle truncated the table
+   */
+  public Outcome commit(
+      RetiredKeys keys,
+      List<DataFile> dataFiles,
+      List<LocatedRows.FileRows> superseded,
+      boolean truncate,
+      String namePrefix,
+      BeforeCommit beforeCommit) {
     for (int attempt = 1; ; attempt++) {
       if (attempt > 1) {
         table.refresh();
       }
       Snapshot base = table.currentSnapshot();
       Long baseId = base == null ? null : base.snapshotId();
-      KeyIndex.Lookup lookup = index.lookup(table, base, keys);
-      LocatedRows rows = locator.locate(base, keys, lookup).plus(superseded);
+      KeyIndex.Lookup lookup = truncate ? null : index.lookup(table, base, keys);
+      TableContents removed = truncate ? TableContents.of(table, base) : TableContents.EMPTY;
+      LocatedRows located =
+          truncate
+              ? new LocatedRows(baseId, List.of(), ResolutionStats.none(removed.dataFiles().size()))
+              : locator.locate(base, keys, lookup);
+      LocatedRows rows = located.plus(superseded);
       WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
       try {
-        RowDelta delta = UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);
+        RowDelta delta =
+            truncate
+                ? UpsertDelta.fillTruncating(
+                    table.newRowDelta(), baseId, removed, dataFiles, deletes)
+                : UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);
         if (manifestReaders != null) {
           delta.scanManifestsWith(manifestReaders);
         }
@@ -192,7 +219,19 @@ public final class UpsertCommit {
         discard(deletes);
         throw e;
       }
-      index.committed(table, lookup, deletes);
+      if (truncate) {
+        index.truncated();
+        LOG.info(
+            "Table {}: truncated: removed its {} data files ({} rows) and {} delete files of"
+                + " snapshot {}",
+            table.name(),
+            removed.dataFiles().size(),
+            removed.records(),
+            removed.deleteFiles().size(),
+            baseId);
+      } else {
+        index.committed(table, lookup, deletes);
+      }
       LOG.info(
           "Table {}: committed {} data files and {} delete files ({} rows deleted, {} delete"
               + " files replaced) from snapshot {} after {} attempt(s); resolution {}",

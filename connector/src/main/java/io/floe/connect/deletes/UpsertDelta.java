@@ -6,6 +6,7 @@ package io.floe.connect.deletes;
 
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.expressions.Expressions;
 
 /**
  * Fills the one {@link RowDelta} that commits a cycle's changes to a table: the new rows, the
@@ -65,6 +66,37 @@ public final class UpsertDelta {
       delta.validateDeletedFiles();
       delta.validateNoConflictingDeleteFiles();
     }
+    return delta;
+  }
+
+  /**
+   * Fills {@code delta} for a cycle that truncated the table: removes every live file of {@code
+   * base} and adds {@code dataFiles} with {@code deletes} (which may point only at {@code
+   * dataFiles}, rows the same commit replaces). It fails its validation if any commit landed after
+   * {@code base} added data or deletes, or removed a file it removes: what was committed before the
+   * truncate must all go, so the truncate is done again from the new snapshot.
+   *
+   * @return {@code delta}
+   */
+  public static RowDelta fillTruncating(
+      RowDelta delta,
+      Long baseSnapshotId,
+      TableContents base,
+      Iterable<DataFile> dataFiles,
+      WrittenDeletes deletes) {
+    base.dataFiles().forEach(delta::removeRows);
+    base.deleteFiles().forEach(delta::removeDeletes);
+    dataFiles.forEach(delta::addRows);
+    deletes.added().forEach(delta::addDeletes);
+    if (baseSnapshotId != null) {
+      delta.validateFromSnapshot(baseSnapshotId);
+    }
+    // every file removed must still be there (compaction may have rewritten it meanwhile); the
+    // deletes point at new files only, which no other commit can have removed
+    delta.validateDeletedFiles();
+    delta.conflictDetectionFilter(Expressions.alwaysTrue());
+    delta.validateNoConflictingDataFiles();
+    delta.validateNoConflictingDeleteFiles();
     return delta;
   }
 }

@@ -314,7 +314,7 @@ public final class SinkWriter implements AutoCloseable {
 
   /**
    * Reads the change {@code record} makes to an upsert table and converts its image and key; null
-   * for a delete of a table that does not exist.
+   * for a delete or a truncate of a table that does not exist.
    *
    * @throws BadChangeException if the record makes no change (a bad record)
    * @throws org.apache.kafka.connect.errors.DataException if the image or key does not fit the
@@ -339,6 +339,13 @@ public final class SinkWriter implements AutoCloseable {
         Schema schema = state.writer.schema();
         Record key = upsert.keyOfDelete(change, state.keySchema());
         return new FoldedChange(upsert, change, null, key, schema.schemaId());
+      }
+      case TRUNCATE -> {
+        // without the table there is nothing committed to remove, and nothing folded either (an
+        // upsert would have created it)
+        return existingState(table) == null
+            ? null
+            : new FoldedChange(upsert, change, null, null, -1);
       }
       case SKIP -> {
         return new FoldedChange(upsert, change, null, null, -1);
@@ -397,7 +404,7 @@ public final class SinkWriter implements AutoCloseable {
    * writer holds nothing and goes on writing.
    */
   public HandOver handOver() {
-    Map<TableIdentifier, DeleteFile> keyFiles = upserts.isEmpty() ? Map.of() : flushUpserts();
+    Map<TableIdentifier, KeyHandOver> keyFiles = upserts.isEmpty() ? Map.of() : flushUpserts();
     List<WrittenFiles> written = pool.complete();
     if (!keyFiles.isEmpty()) {
       written = withKeyFiles(written, keyFiles);
@@ -419,10 +426,11 @@ public final class SinkWriter implements AutoCloseable {
 
   /**
    * Writes the final images of every upsert table through its writer, and its retired keys to a key
-   * file.
+   * file; a table that was truncated gets one even without retired keys, as it is the key file's
+   * manifest that tells the coordinator of the truncate.
    */
-  private Map<TableIdentifier, DeleteFile> flushUpserts() {
-    Map<TableIdentifier, DeleteFile> keyFiles = new HashMap<>();
+  private Map<TableIdentifier, KeyHandOver> flushUpserts() {
+    Map<TableIdentifier, KeyHandOver> keyFiles = new HashMap<>();
     for (Map.Entry<String, Optional<UpsertBuffer>> entry : upserts.entrySet()) {
       UpsertBuffer upsert = entry.getValue().orElse(null);
       if (upsert == null) {
@@ -433,33 +441,43 @@ public final class SinkWriter implements AutoCloseable {
         continue;
       }
       TableState state = states.get(entry.getKey());
+      boolean truncated = upsert.truncated();
+      ChangeSources sources = upsert.changeSources();
       List<Record> retired = upsert.flush(state.writer, state::convert);
-      if (!retired.isEmpty()) {
+      if (!retired.isEmpty() || truncated) {
         Schema schema = state.writer.schema();
         keyFiles.put(
             state.writer.identifier(),
-            KeyFiles.write(
-                state.table,
-                UpsertBuffer.keySchema(schema),
-                schema.identifierFieldIds(),
-                retired,
-                config.taskIndex()));
+            new KeyHandOver(
+                KeyFiles.write(
+                    state.table,
+                    UpsertBuffer.keySchema(schema),
+                    schema.identifierFieldIds(),
+                    retired,
+                    config.taskIndex()),
+                sources));
       }
     }
     return keyFiles;
   }
 
+  /** A table's key file of a hand-over, and the sources of its changes. */
+  private record KeyHandOver(DeleteFile keyFile, ChangeSources sources) {}
+
   /** The tables' written files with their key files, and the tables with key files only. */
   private static List<WrittenFiles> withKeyFiles(
-      List<WrittenFiles> written, Map<TableIdentifier, DeleteFile> keyFiles) {
-    Map<TableIdentifier, DeleteFile> left = new HashMap<>(keyFiles);
+      List<WrittenFiles> written, Map<TableIdentifier, KeyHandOver> keyFiles) {
+    Map<TableIdentifier, KeyHandOver> left = new HashMap<>(keyFiles);
     List<WrittenFiles> all = new ArrayList<>(written.size() + keyFiles.size());
     for (WrittenFiles files : written) {
-      DeleteFile keys = left.remove(files.table());
-      all.add(keys == null ? files : files.withKeyFiles(List.of(keys)));
+      KeyHandOver keys = left.remove(files.table());
+      all.add(keys == null ? files : files.withKeyFiles(List.of(keys.keyFile()), keys.sources()));
     }
     left.forEach(
-        (table, keys) -> all.add(new WrittenFiles(table, List.of(), List.of(keys), Map.of())));
+        (table, keys) ->
+            all.add(
+                new WrittenFiles(
+                    table, List.of(), List.of(keys.keyFile()), Map.of(), keys.sources())));
     return all;
   }
 

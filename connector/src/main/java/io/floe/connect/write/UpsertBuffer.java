@@ -55,6 +55,7 @@ final class UpsertBuffer {
   private final ConverterCache keyConverters;
   private final Map<RowKey, Converted> converted = new HashMap<>();
   private final Set<TopicPartition> sources = new HashSet<>();
+  private final Map<TopicPartition, Long> truncates = new HashMap<>();
   private KeyedChanges fold = new KeyedChanges();
 
   /** A change as converted when it came, on the table schema {@code schemaId}. */
@@ -169,15 +170,22 @@ final class UpsertBuffer {
    */
   void add(Change change, Record row, Record key, int schemaId) {
     fold.add(change);
-    if (change.key() != null) {
+    SinkRecord record = change.record();
+    TopicPartition source =
+        new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+    if (change.kind() == Change.Kind.TRUNCATE) {
+      // the fold dropped every key: so do the conversions and their bytes
+      converted.clear();
+      heldBytes = 0;
+      truncates.put(source, record.originalKafkaOffset());
+    } else if (change.key() != null) {
       long bytes = 2 * ImageSizes.of(row) + ImageSizes.of(key) + PER_KEY;
       Converted before = converted.put(change.key(), new Converted(row, key, schemaId, bytes));
       heldBytes += bytes - (before == null ? 0 : before.bytes());
     }
     // skips too: the fold checks offset order per source partition, so a partition read again
     // from an earlier offset must find the fold dropped
-    SinkRecord record = change.record();
-    sources.add(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+    sources.add(source);
   }
 
   /**
@@ -188,9 +196,25 @@ final class UpsertBuffer {
     return heldBytes;
   }
 
-  /** Whether no key changed since the last hand-over. */
+  /** Whether no key changed and no truncate came since the last hand-over. */
   boolean isEmpty() {
     return fold.isEmpty();
+  }
+
+  /**
+   * Whether a truncate came since the last hand-over: the coordinator must then remove every row
+   * committed before, even if no key changed after it.
+   */
+  boolean truncated() {
+    return fold.truncated();
+  }
+
+  /**
+   * The source partitions whose changes were folded in since the last hand-over, with the offset of
+   * the last truncate read from each that had one.
+   */
+  ChangeSources changeSources() {
+    return new ChangeSources(sources, truncates);
   }
 
   /** The source partitions whose changes (skips included) were folded in since the last drop. */
@@ -239,6 +263,7 @@ final class UpsertBuffer {
     converted.clear();
     heldBytes = 0;
     sources.clear();
+    truncates.clear();
   }
 
   @Override

@@ -87,9 +87,12 @@ final class SimSchedule {
     catalog = new SimCatalog("mem://sim-" + seed + "-" + RUNS.incrementAndGet(), io, faults);
     boolean upsert = upsertSchedule(seed);
     int partitionCount = sim.between(1, 4);
+    int keysPerPartition = upsert ? sim.between(2, 8) : 0;
+    // truncates where the source's order is total: a topic of one partition
+    boolean truncates = upsert && partitionCount == 1 && sim.chance(0.5);
     source =
         upsert
-            ? SimSource.changes(partitionCount, sim.between(2, 8))
+            ? SimSource.changes(partitionCount, keysPerPartition, truncates)
             : new SimSource(partitionCount);
     int tableCount = sim.chance(0.7) ? 1 : 2;
     String format = sim.chance(0.9) ? "avro" : "parquet";
@@ -136,6 +139,9 @@ final class SimSchedule {
     if (upsert) {
       upsertConfig.put("iceberg.tables.upsert-mode-enabled", "true");
     }
+    if (truncates) {
+      upsertConfig.put("iceberg.tables.cdc-truncate-enabled", "true");
+    }
     long interval = sim.between(1_000, 6_000);
     ControlSettings settings =
         SimConnect.settings(
@@ -171,6 +177,7 @@ final class SimSchedule {
             + ", v"
             + formatVersion
             + (upsert ? idColumns ? ", id-columns" : ", keys from record keys" : "")
+            + (truncates ? ", truncates" : "")
             + (spec.isUnpartitioned() ? "" : ", " + spec.fields())
             + (keyIndex.maxBytes() == Long.MAX_VALUE
                 ? ""

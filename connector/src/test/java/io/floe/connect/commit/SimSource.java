@@ -49,12 +49,18 @@ final class SimSource {
   /** A change record: its key, and its op ({@code null} for a tombstone). */
   private record Change(long key, String op) {}
 
+  /** The key field of a truncate, which has no record key. */
+  private static final long TRUNCATED = -1;
+
   private final List<TopicPartition> partitions = new ArrayList<>();
   private final Map<TopicPartition, List<Long>> timestamps = new HashMap<>();
   private final Map<TopicPartition, List<Change>> changes;
   private final int keysPerPartition;
 
-  private SimSource(int partitionCount, int keysPerPartition) {
+  private final boolean truncates;
+
+  private SimSource(int partitionCount, int keysPerPartition, boolean truncates) {
+    this.truncates = truncates;
     for (int p = 0; p < partitionCount; p++) {
       TopicPartition partition = new TopicPartition(TOPIC, p);
       partitions.add(partition);
@@ -69,12 +75,15 @@ final class SimSource {
 
   /** A source of plain records, each its own row. */
   SimSource(int partitionCount) {
-    this(partitionCount, 0);
+    this(partitionCount, 0, false);
   }
 
-  /** A change stream over {@code keysPerPartition} keys in each partition. */
-  static SimSource changes(int partitionCount, int keysPerPartition) {
-    return new SimSource(partitionCount, keysPerPartition);
+  /**
+   * A change stream over {@code keysPerPartition} keys in each partition, now and then with a
+   * truncate ({@code __op} {@code t}, no key) if {@code truncates}.
+   */
+  static SimSource changes(int partitionCount, int keysPerPartition, boolean truncates) {
+    return new SimSource(partitionCount, keysPerPartition, truncates);
   }
 
   boolean changing() {
@@ -94,6 +103,10 @@ final class SimSource {
         long key =
             (long) random.nextInt(keysPerPartition) * partitions.size() + partition.partition();
         Change last = stream.isEmpty() ? null : stream.get(stream.size() - 1);
+        if (truncates && random.nextInt(100) < 3) {
+          stream.add(new Change(TRUNCATED, "t"));
+          continue;
+        }
         int roll = random.nextInt(100);
         if (last != null && "d".equals(last.op()) && roll < 40) {
           stream.add(new Change(last.key(), null)); // the tombstone after a delete
@@ -146,7 +159,7 @@ final class SimSource {
         partition.topic(),
         partition.partition(),
         KEY,
-        new Struct(KEY).put("key", change.key()),
+        "t".equals(change.op()) ? null : new Struct(KEY).put("key", change.key()),
         value == null ? null : CHANGE,
         value,
         offset,
@@ -164,7 +177,9 @@ final class SimSource {
       List<Change> stream = changes.get(partition);
       for (int offset = 0; offset < stream.size(); offset++) {
         Change change = stream.get(offset);
-        if (change.op() == null || change.op().equals("d")) {
+        if ("t".equals(change.op())) {
+          state.clear();
+        } else if (change.op() == null || change.op().equals("d")) {
           state.remove(change.key());
         } else {
           state.put(change.key(), new TopicPartitionOffset(partition, offset));

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.LogCapture;
 import io.floe.connect.config.UpsertKeys;
+import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.deletes.KeyIndexSettings;
@@ -79,6 +80,8 @@ class TableCommitterUpsertTest {
   @TempDir Path dir;
   private JdbcCatalog catalog;
   private Table table;
+  // the data files of the latest events(...)
+  private List<DataFile> lastImages = List.of();
 
   @BeforeEach
   void createCatalog() {
@@ -237,6 +240,103 @@ class TableCommitterUpsertTest {
     assertThat(rows()).isEqualTo(Map.of(1L, "early", 2L, "later", 4L, "early", 5L, "later"));
   }
 
+  /**
+   * A truncate read in a hand-over empties the table (its rows, deletion vectors and position
+   * deletes included) and drops the earlier hand-overs of the commit from the same source
+   * partition; a hand-over of another partition, and a later one, are kept, and the commit is
+   * marked.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aTruncateEmptiesTheTableAndDropsTheEarlierHandOversOfItsPartitions(int formatVersion) {
+    createTable(formatVersion);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    ChangeSource p0 = new ChangeSource("orders", 0, null);
+    ChangeSource p1 = new ChangeSource("orders", 1, null);
+    List<Record> first = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      first.add(row(id, "first"));
+    }
+    UUID one = UUID.randomUUID();
+    committer.commit(cycle(one, events(one, 0, first, ids(0, 10), List.of(p0)), 2, 10));
+    UUID two = UUID.randomUUID();
+    committer.commit(
+        cycle(two, events(two, 2, List.of(row(3, "second")), List.of(3L, 5L), List.of(p0)), 4, 20));
+    table.refresh();
+    assertThat(table.currentSnapshot().deleteManifests(table.io())).isNotEmpty();
+
+    UUID three = UUID.randomUUID();
+    List<PendingEvent> events = new ArrayList<>();
+    // a late answer of partition 0, then one of partition 1, both before the truncate
+    events.addAll(
+        events(
+            three, 4, List.of(row(20, "early"), row(21, "early")), List.of(20L, 21L), List.of(p0)));
+    List<String> earlyDataFiles = lastImages.stream().map(DataFile::location).toList();
+    events.addAll(events(three, 6, List.of(row(30, "other")), List.of(30L), List.of(p1)));
+    // the truncate at offset 50 of partition 0, then key 40 created after it
+    events.addAll(
+        events(
+            three,
+            8,
+            List.of(row(40, "after")),
+            List.of(),
+            List.of(new ChangeSource("orders", 0, 50L))));
+    // the next hand-over of partition 0: 40 deleted, 41 created
+    events.addAll(events(three, 10, List.of(row(41, "later")), List.of(40L, 41L), List.of(p0)));
+    TableCommitter.Outcome outcome = committer.commit(cycle(three, events, 12, 60));
+
+    assertThat(outcome.failures()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(30L, "other", 41L, "later"));
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.truncated-at", "orders-0@50")
+        .containsEntry("floe.commit-id", three.toString());
+    List<String> live = new ArrayList<>();
+    List<DeleteFile> deletes = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        live.add(task.file().location());
+        deletes.addAll(task.deletes());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(live).as("the files of the kept hand-overs only").hasSize(3);
+    assertThat(deletes).as("only the delete of key 40, an image of the same commit").hasSize(1);
+    assertThat(deletes.get(0).recordCount()).isEqualTo(1);
+    for (String location : earlyDataFiles) {
+      assertThat(table.io().newInputFile(location).exists())
+          .as("%s, of a dropped hand-over", location)
+          .isFalse();
+    }
+
+    // replayed: nothing changes
+    long snapshots = count(table.snapshots());
+    committer.commit(cycle(three, events, 12, 60));
+    table.refresh();
+    assertThat(count(table.snapshots())).isEqualTo(snapshots);
+    assertThat(rows()).isEqualTo(Map.of(30L, "other", 41L, "later"));
+  }
+
+  /** An old worker's hand-over has no change sources: a truncate leaves it as it is. */
+  @org.junit.jupiter.api.Test
+  void aHandOverWithoutChangeSourcesIsNotDroppedByATruncate() {
+    createTable(3);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    UUID one = UUID.randomUUID();
+    List<PendingEvent> events = new ArrayList<>();
+    events.addAll(events(one, 0, List.of(row(1, "old")), List.of(1L)));
+    events.addAll(
+        events(
+            one,
+            2,
+            List.of(row(2, "after")),
+            List.of(),
+            List.of(new ChangeSource("orders", 0, 7L))));
+    assertThat(committer.commit(cycle(one, events, 4, 10)).failures()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(1L, "old", 2L, "after"));
+  }
+
   @org.junit.jupiter.api.Test
   void aManifestBelongsToTheHandOverItsNameStartsWith() {
     String prefix = "s3://b/t/metadata/floe-c1-0-4f1c2a9e-8d8e-4bb5-9d4e-9a7e0b1c2d3e-2";
@@ -309,6 +409,32 @@ class TableCommitterUpsertTest {
   /** As {@link #events(UUID, long, List, List)}, with the hand-over's manifest name prefix. */
   private List<PendingEvent> events(
       UUID commitId, long controlOffset, List<Record> images, List<Long> retired, String prefix) {
+    return events(commitId, controlOffset, images, retired, prefix, null);
+  }
+
+  /** As {@link #events(UUID, long, List, List)}, from the given source partitions. */
+  private List<PendingEvent> events(
+      UUID commitId,
+      long controlOffset,
+      List<Record> images,
+      List<Long> retired,
+      List<ChangeSource> sources) {
+    return events(
+        commitId,
+        controlOffset,
+        images,
+        retired,
+        "floe-" + commitId + "-0-" + UUID.randomUUID() + "-0",
+        sources);
+  }
+
+  private List<PendingEvent> events(
+      UUID commitId,
+      long controlOffset,
+      List<Record> images,
+      List<Long> retired,
+      String prefix,
+      List<ChangeSource> sources) {
     OutputFileFactory outputs =
         OutputFileFactory.builderFor(table, 1, System.nanoTime())
             .format(FileFormat.PARQUET)
@@ -345,6 +471,7 @@ class TableCommitterUpsertTest {
         throw new UncheckedIOException(e);
       }
       events.add(pending(commitId, controlOffset, manifest.toManifestFile(), files));
+      lastImages = files;
     }
     Schema keySchema = table.schema().select("id");
     GenericFileWriterFactory keyWriters =
@@ -380,11 +507,12 @@ class TableCommitterUpsertTest {
             0,
             controlOffset + 1,
             DataWritten.of(
-                commitId,
-                "db.orders",
-                table.uuid(),
-                keyManifest.toManifestFile(),
-                keys.toDeleteFile().fileSizeInBytes())));
+                    commitId,
+                    "db.orders",
+                    table.uuid(),
+                    keyManifest.toManifestFile(),
+                    keys.toDeleteFile().fileSizeInBytes())
+                .withChangeSources(sources)));
     return events;
   }
 

@@ -76,6 +76,10 @@ final class SampleEvents {
         new StartCommit(COMMIT_ID),
         dataWritten(),
         unpartitionedDeletes(),
+        unpartitionedDeletes()
+            .withChangeSources(
+                List.of(new ChangeSource("orders", 0, null), new ChangeSource("orders", 2, 99L))),
+        unpartitionedDeletes().withChangeSources(List.of()),
         dataComplete(),
         new DataComplete(COMMIT_ID, List.of()),
         new CommitComplete(COMMIT_ID, CREATED_AT_MS - 60_000),

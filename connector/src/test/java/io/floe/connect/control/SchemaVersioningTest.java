@@ -26,7 +26,36 @@ class SchemaVersioningTest {
   /** DataWritten version 1 with a field inserted before the others: not a prefix of version 1. */
   private static final Schema DATA_WRITTEN_INSERTED = withField(1, "priority", 0);
 
-  private final EventCodec current = new EventCodec();
+  /** A Floe that knows version 1 of every event type. */
+  private final EventCodec current = codec();
+
+  private static DataWritten withSources() {
+    return SampleEvents.unpartitionedDeletes()
+        .withChangeSources(
+            List.of(new ChangeSource("orders", 0, null), new ChangeSource("orders", 3, 1_234L)));
+  }
+
+  @Test
+  void thisFloeWritesDataWrittenVersion2WithItsChangeSources() {
+    EventCodec builtIn = new EventCodec();
+    byte[] written = builtIn.encode("c", "c-0", 1L, withSources());
+
+    assertThat(EventCodec.peekHeader(written).schemaVersion()).isEqualTo(2);
+    assertThat(EventCodec.peekHeader(written).minReaderVersion())
+        .as("a reader of version 1 may ignore the change sources")
+        .isEqualTo(1);
+    assertThat(builtIn.decode(written).event()).isEqualTo(withSources());
+    assertThat(((DataWritten) builtIn.decode(written).event()).changeSources())
+        .extracting(ChangeSource::truncatedAt)
+        .containsExactly(null, 1_234L);
+    assertThat(current.decode(written).event())
+        .isEqualTo(SampleEvents.unpartitionedDeletes())
+        .extracting(event -> ((DataWritten) event).changeSources())
+        .isNull();
+    assertThat(builtIn.decode(current.encode("c", "c-0", 1L, SampleEvents.dataWritten())).event())
+        .as("an event of version 1 has no change sources")
+        .isEqualTo(SampleEvents.dataWritten());
+  }
 
   @Test
   void anOlderReaderReadsAnEventWithAppendedFields() {

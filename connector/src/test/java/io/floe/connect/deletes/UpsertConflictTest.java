@@ -67,11 +67,18 @@ class UpsertConflictTest {
 
   /** Retires {@code key}, while {@code concurrent} commits before the first attempt's commit. */
   private UpsertCommit.Outcome retireWhile(long key, Runnable concurrent) {
+    return commitWhile(keys(table, key), List.of(), false, concurrent);
+  }
+
+  private UpsertCommit.Outcome commitWhile(
+      RetiredKeys keys, List<DataFile> added, boolean truncate, Runnable concurrent) {
     AtomicInteger attempts = new AtomicInteger();
     return new UpsertCommit(table, 3)
         .commit(
-            keys(table, key),
+            keys,
+            added,
             List.of(),
+            truncate,
             "floe-mine",
             (delta, base) -> {
               if (attempts.incrementAndGet() == 1) {
@@ -137,6 +144,52 @@ class UpsertConflictTest {
     assertThat(outcome.resolution().rowsMatched()).isEqualTo(2);
     assertThat(ids(table)).doesNotContain(key).hasSize(23);
     checkDeletes(table);
+  }
+
+  /** Truncates the table and adds {@code added}, while {@code concurrent} commits first. */
+  private UpsertCommit.Outcome truncateWhile(List<DataFile> added, Runnable concurrent) {
+    return commitWhile(keys(table), added, true, concurrent);
+  }
+
+  @ParameterizedTest(name = "v{0} {1}")
+  @MethodSource("tables")
+  void aTruncateRemovesRowsAppendedMeanwhileOnItsNextAttempt(int version, String spec) {
+    create(version, spec);
+    List<DataFile> mine = DeleteTables.write(table, rows(100, 102, "new"));
+
+    UpsertCommit.Outcome outcome =
+        truncateWhile(mine, () -> append(other, List.of(row(50, "late"))));
+
+    assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(ids(table)).containsExactlyInAnyOrder(100L, 101L, 102L);
+    assertThat(checkDeletes(table)).isEmpty();
+  }
+
+  @ParameterizedTest(name = "v{0} {1}")
+  @MethodSource("tables")
+  void aTruncateRemovesRowsRewrittenOrDeletedMeanwhileOnItsNextAttempt(int version, String spec) {
+    create(version, spec);
+    List<DataFile> mine = DeleteTables.write(table, rows(100, 101, "new"));
+    List<Record> sameRows = sameFile.stream().map(id -> row(id, "a")).toList();
+    List<DataFile> rewritten = DeleteTables.write(other, sameRows);
+
+    UpsertCommit.Outcome outcome =
+        truncateWhile(
+            mine,
+            () -> {
+              UpsertCommitTest.commit(other, keys(other, sameFile.get(1)), List.of());
+              RewriteFiles rewrite = other.newRewrite().deleteFile(sharedFile);
+              rewritten.forEach(rewrite::addFile);
+              rewrite.commit();
+            });
+
+    assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(ids(table)).containsExactlyInAnyOrder(100L, 101L);
+    assertThat(checkDeletes(table)).isEmpty();
+    assertThat(table.currentSnapshot().deleteManifests(table.io()))
+        .allSatisfy(
+            manifest ->
+                assertThat(manifest.hasAddedFiles() || manifest.hasExistingFiles()).isFalse());
   }
 
   @ParameterizedTest(name = "v{0} {1}")

@@ -112,6 +112,22 @@ final class DebeziumStream {
     return records;
   }
 
+  /**
+   * A truncate ({@code op=t}), as Debezium sends it: no key, no row images, on one partition of the
+   * topic. It empties the source table.
+   */
+  ProducerRecord<String, String> truncate(int partition) {
+    live.clear();
+    String payload =
+        "{\"before\":null,\"after\":null,\"source\":{\"db\":\"inventory\",\"lsn\":"
+            + (++lsn)
+            + "},\"op\":\"t\",\"ts_ms\":"
+            + (1_700_000_000_000L + lsn)
+            + "}";
+    return new ProducerRecord<>(
+        topic, partition, null, "{\"schema\":" + ENVELOPE_SCHEMA + ",\"payload\":" + payload + "}");
+  }
+
   /** The source table now: its live rows by key. */
   Map<Long, Row> live() {
     return Map.copyOf(live);

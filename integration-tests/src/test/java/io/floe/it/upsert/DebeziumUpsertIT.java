@@ -213,8 +213,7 @@ class DebeziumUpsertIT {
     }
     send(stream.changes(400));
 
-    Map<Long, String> expected = new TreeMap<>();
-    stream.live().forEach((id, row) -> expected.put(id, row.name() + "@" + row.version()));
+    Map<Long, String> expected = expected(stream);
     for (Map.Entry<String, Integer> table : tables.entrySet()) {
       Await.until(
           "table " + table.getKey() + " to mirror the source's " + expected.size() + " rows",
@@ -241,6 +240,94 @@ class DebeziumUpsertIT {
       assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
       assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
     }
+  }
+
+  /**
+   * Truncates, enabled: a table truncated at the source, then filled again, holds only what came
+   * after the truncate, in v3 (its deletion vectors removed with their data files) and v2; the
+   * snapshot says which truncate emptied it, and Spark reads the same rows.
+   */
+  @Test
+  void aTruncateEmptiesTheTableAndWhatFollowsItFillsItAgain() throws Exception {
+    String topic = "accounts";
+    broker.createTopic(topic, 1);
+    Map<String, Integer> tables = Map.of("db.accounts_v3", 3, "db.accounts_v2", 2);
+    tables.forEach(
+        (table, version) -> {
+          Map<String, String> config = connector(table, version);
+          config.put("topics", topic);
+          config.put("tasks.max", "1");
+          config.put("iceberg.tables.cdc-truncate-enabled", "true");
+          worker1.rest().putConnector(table.replace('.', '-'), config);
+        });
+    for (String table : tables.keySet()) {
+      worker1.rest().awaitRunning(table.replace('.', '-'), 1, Duration.ofSeconds(90));
+    }
+
+    DebeziumStream stream = new DebeziumStream(topic, 1, 20261205L);
+    send(stream.snapshot(200));
+    for (String table : tables.keySet()) {
+      Await.until(
+          "table " + table + " to hold the 200 snapshot rows",
+          CONVERGE,
+          () -> rows(table).size(),
+          rows -> rows == 200);
+    }
+    // changes of stored rows: the table holds deletes when it is truncated
+    send(stream.changes(200));
+    Map<Long, String> before = expected(stream);
+    for (String table : tables.keySet()) {
+      Await.until(
+          "table " + table + " to hold the " + before.size() + " rows before the truncate",
+          CONVERGE,
+          () -> rows(table),
+          rows -> rows.equals(before));
+      assertDeletes(table, tables.get(table));
+    }
+    // truncated with changes on both sides of it, likely in one commit cycle
+    List<ProducerRecord<String, String>> records = new ArrayList<>(stream.changes(100));
+    records.add(stream.truncate(0));
+    records.addAll(stream.snapshot(150));
+    records.addAll(stream.changes(150));
+    send(records);
+
+    Map<Long, String> after = expected(stream);
+    assertThat(after).isNotEmpty().isNotEqualTo(before);
+    for (String table : tables.keySet()) {
+      Await.until(
+          "table " + table + " to hold the " + after.size() + " rows after the truncate",
+          CONVERGE,
+          () -> rows(table),
+          rows -> rows.equals(after));
+      Table iceberg = catalog.loadTable(TableIdentifier.parse(table));
+      List<String> truncatedAt = new ArrayList<>();
+      iceberg
+          .snapshots()
+          .forEach(
+              snapshot -> {
+                String at = snapshot.summary().get("floe.truncated-at");
+                if (at != null) {
+                  truncatedAt.add(at);
+                }
+              });
+      assertThat(truncatedAt).as("snapshots of %s that truncated it", table).hasSize(1);
+      assertThat(truncatedAt.get(0)).startsWith(topic + "-0@");
+      assertThat(iceberg.currentSnapshot().summary()).containsEntry("total-equality-deletes", "0");
+    }
+    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
+    for (String table : tables.keySet()) {
+      SparkReader.View view = spark.get(table);
+      assertThat(view.readError()).as("Spark reading %s", table).isNull();
+      assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
+      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(after.size());
+    }
+    tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
+  }
+
+  private static Map<Long, String> expected(DebeziumStream stream) {
+    Map<Long, String> expected = new TreeMap<>();
+    stream.live().forEach((id, row) -> expected.put(id, row.name() + "@" + row.version()));
+    return expected;
   }
 
   /**
