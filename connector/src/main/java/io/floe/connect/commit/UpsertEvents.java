@@ -58,8 +58,9 @@ import org.slf4j.LoggerFactory;
  * <p>A hand-over that read a truncate (its key manifest's {@link DataWritten#changeSources()} say
  * so) empties the table: the commit removes every file committed before, and drops every earlier
  * hand-over of the commit that holds changes of a source partition the truncating one holds too
- * (changes its task, or the task before it, read before the truncate); their data files are deleted
- * with the transport files. Hand-overs of other source partitions are kept, and so are later ones.
+ * (changes its task, or the task before it, read before the truncate), and in turn every earlier
+ * one sharing a partition with a dropped one; their data files are deleted with the transport
+ * files. Hand-overs of other source partitions are kept, and so are later ones.
  */
 final class UpsertEvents {
   private static final Logger LOG = LoggerFactory.getLogger(UpsertEvents.class);
@@ -148,15 +149,22 @@ final class UpsertEvents {
         }
       }
     }
-    // a truncate removes what the hand-overs before it of the same source partitions hold
+    // a truncate removes what was read before it: the hand-overs before it of the same source
+    // partitions, and, as what they hold was read before it too, the hand-overs before those of
+    // their partitions, and so on
     List<HandOver> all = new ArrayList<>(handOvers.values());
     List<ChangeSource> truncates = new ArrayList<>();
     for (int i = 0; i < all.size(); i++) {
       HandOver truncating = all.get(i);
       if (truncating.truncates()) {
         truncating.sources.stream().filter(ChangeSource::truncated).forEach(truncates::add);
-        for (HandOver earlier : all.subList(0, i)) {
-          earlier.dropped |= earlier.shares(truncating);
+        List<HandOver> before = new ArrayList<>(List.of(truncating));
+        for (int j = i - 1; j >= 0; j--) {
+          HandOver earlier = all.get(j);
+          if (before.stream().anyMatch(earlier::shares)) {
+            earlier.dropped = true;
+            before.add(earlier);
+          }
         }
       }
     }

@@ -13,6 +13,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -215,6 +216,22 @@ public final class UpsertCommit {
             attempt + 1,
             maxAttempts);
         continue;
+      } catch (IllegalArgumentException e) {
+        // Iceberg refuses a validation from a snapshot that is no longer an ancestor of the
+        // table's current one: another writer rolled the table back meanwhile
+        discard(deletes);
+        if (attempt >= maxAttempts || !rolledBack(baseId)) {
+          throw e;
+        }
+        LOG.warn(
+            "Table {}: snapshot {}, where the {} keys were located, was rolled back meanwhile;"
+                + " locating them again (attempt {} of {})",
+            table.name(),
+            baseId,
+            keys.size(),
+            attempt + 1,
+            maxAttempts);
+        continue;
       } catch (RuntimeException e) {
         discard(deletes);
         throw e;
@@ -245,6 +262,16 @@ public final class UpsertCommit {
           rows.stats());
       return new Outcome(attempt, rows.stats(), deletes);
     }
+  }
+
+  /** Whether {@code baseId} is no longer in the history of the table's current snapshot. */
+  private boolean rolledBack(Long baseId) {
+    if (baseId == null) {
+      return false;
+    }
+    table.refresh();
+    Snapshot current = table.currentSnapshot();
+    return current == null || !SnapshotUtil.isAncestorOf(table, current.snapshotId(), baseId);
   }
 
   /** Deletes the files of an attempt that was not committed. */

@@ -318,6 +318,33 @@ class TableCommitterUpsertTest {
     assertThat(rows()).isEqualTo(Map.of(30L, "other", 41L, "later"));
   }
 
+  /**
+   * What was read before a hand-over a truncate drops was read before the truncate too: partition 1
+   * moved from one task to another, whose next hand-over (dropped, as it shares partition 0 with
+   * the truncate) holds a newer image of key 1 than the first task's; the older image goes as well,
+   * never outliving the newer one.
+   */
+  @org.junit.jupiter.api.Test
+  void aTruncateAlsoDropsWhatCameBeforeTheHandOversItDrops() {
+    createTable(3);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    ChangeSource p0 = new ChangeSource("orders", 0, null);
+    ChangeSource p1 = new ChangeSource("orders", 1, null);
+    UUID one = UUID.randomUUID();
+    List<PendingEvent> events = new ArrayList<>();
+    events.addAll(events(one, 0, List.of(row(1, "old")), List.of(1L), List.of(p1)));
+    events.addAll(events(one, 2, List.of(row(1, "newer")), List.of(1L), List.of(p0, p1)));
+    events.addAll(
+        events(
+            one,
+            4,
+            List.of(row(2, "after")),
+            List.of(),
+            List.of(new ChangeSource("orders", 0, 9L))));
+    assertThat(committer.commit(cycle(one, events, 6, 10)).failures()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(2L, "after"));
+  }
+
   /** An old worker's hand-over has no change sources: a truncate leaves it as it is. */
   @org.junit.jupiter.api.Test
   void aHandOverWithoutChangeSourcesIsNotDroppedByATruncate() {

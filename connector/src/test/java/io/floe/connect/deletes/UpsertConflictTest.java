@@ -153,6 +153,28 @@ class UpsertConflictTest {
 
   @ParameterizedTest(name = "v{0} {1}")
   @MethodSource("tables")
+  void aRollbackMeanwhileOfTheSnapshotTheKeysWereLocatedInIsRetriedFromTheNewOne(
+      int version, String spec) {
+    create(version, spec);
+    long key = sameFile.get(0);
+    long appended = 100;
+    append(table, List.of(row(appended, "rolled back")));
+
+    UpsertCommit.Outcome outcome =
+        retireWhile(
+            key,
+            () -> {
+              other.refresh();
+              other.manageSnapshots().rollbackTo(other.currentSnapshot().parentId()).commit();
+            });
+
+    assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(ids(table)).doesNotContain(key, appended).hasSize(23);
+    checkDeletes(table);
+  }
+
+  @ParameterizedTest(name = "v{0} {1}")
+  @MethodSource("tables")
   void aTruncateRemovesRowsAppendedMeanwhileOnItsNextAttempt(int version, String spec) {
     create(version, spec);
     List<DataFile> mine = DeleteTables.write(table, rows(100, 102, "new"));
