@@ -6,6 +6,7 @@ package io.floe.connect;
 
 import io.floe.connect.commit.Committer;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.Secrets;
 import io.floe.connect.control.ConfiguredKafkaClients;
 import io.floe.connect.errors.BadRecordPolicy;
 import io.floe.connect.metrics.MetricsRegistry;
@@ -30,11 +31,13 @@ final class TaskParts implements AutoCloseable {
   private final Catalog catalog;
   private final Committer committer;
   private final TaskMetrics metrics;
+  private final Secrets secrets;
 
-  private TaskParts(Catalog catalog, Committer committer, TaskMetrics metrics) {
+  private TaskParts(Catalog catalog, Committer committer, TaskMetrics metrics, Secrets secrets) {
     this.catalog = catalog;
     this.committer = committer;
     this.metrics = metrics;
+    this.secrets = secrets;
   }
 
   /** Wires and starts a task's parts. */
@@ -59,7 +62,7 @@ final class TaskParts implements AutoCloseable {
             new ConfiguredKafkaClients(config.kafkaProperties()),
             clock,
             registry);
-    TaskParts parts = new TaskParts(catalog, committer, metrics);
+    TaskParts parts = new TaskParts(catalog, committer, metrics, config.secrets());
     try {
       committer.start(writer, outcomes::awaitReported, metrics);
     } catch (RuntimeException e) {
@@ -110,16 +113,17 @@ final class TaskParts implements AutoCloseable {
       committer.close();
     } finally {
       metrics.close();
-      closeCatalog(catalog);
+      closeCatalog(catalog, secrets);
     }
   }
 
-  static void closeCatalog(Catalog catalog) {
+  /** Closes {@code catalog}; a failure is logged with {@code secrets} masked (a JDBC URL, say). */
+  static void closeCatalog(Catalog catalog, Secrets secrets) {
     if (catalog instanceof Closeable closeable) {
       try {
         closeable.close();
-      } catch (IOException e) {
-        LOG.warn("Closing catalog '{}' failed", catalog.name(), e);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Closing catalog '{}' failed: {}", catalog.name(), secrets.describe(e));
       }
     }
   }

@@ -204,14 +204,10 @@ public final class Secrets {
   }
 
   /**
-   * {@code error} itself if no message in its cause chain holds a secret; otherwise a {@code
-   * ConnectException} whose message describes the chain with secrets masked, and with the original
-   * stack trace but no cause (the cause would carry the secret).
+   * {@code error}'s cause chain as one line, each exception's class and message, secrets masked:
+   * for a log line about an error whose messages may quote a setting (a JDBC URL, say).
    */
-  public RuntimeException guard(RuntimeException error) {
-    if (!leaks(error)) {
-      return error;
-    }
+  public String describe(Throwable error) {
     StringBuilder chain = new StringBuilder();
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (chain.length() > 0) {
@@ -222,10 +218,23 @@ public final class Secrets {
         chain.append(": ").append(mask(t.getMessage()));
       }
     }
+    return chain.toString();
+  }
+
+  /**
+   * {@code error} itself if no message in its cause chain holds a secret; otherwise a {@code
+   * ConnectException} whose message describes the chain with secrets masked, and with the original
+   * stack trace but no cause (the cause would carry the secret).
+   */
+  public RuntimeException guard(RuntimeException error) {
+    if (!leaks(error)) {
+      return error;
+    }
+    String chain = describe(error);
     ConnectException masked =
         error instanceof org.apache.kafka.connect.errors.RetriableException
-            ? new org.apache.kafka.connect.errors.RetriableException(chain.toString())
-            : new ConnectException(chain.toString());
+            ? new org.apache.kafka.connect.errors.RetriableException(chain)
+            : new ConnectException(chain);
     masked.setStackTrace(error.getStackTrace());
     return masked;
   }
