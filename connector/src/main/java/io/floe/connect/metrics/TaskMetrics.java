@@ -79,7 +79,11 @@ public final class TaskMetrics implements AutoCloseable {
                 "changes-skipped",
                 "Records of upsert tables that change no row (Debezium messages, heartbeats,"
                     + " schema-change and transaction records)",
-                () -> writers.changesSkipped());
+                () -> writers.changesSkipped())
+            .add(
+                "changes-truncated",
+                "Records of upsert tables read as a truncate of the table",
+                () -> writers.changesTruncated());
     this.registration =
         registry.register(
             TYPE,

@@ -20,6 +20,7 @@ package io.floe.connect.metrics;
  * @param changesDeleted records of upsert tables read as a delete of a key (tombstones included)
  * @param changesSkipped records of upsert tables that change no row (Debezium messages, heartbeats,
  *     schema-change and transaction records)
+ * @param changesTruncated records of upsert tables read as a truncate of the table
  */
 public record WriterCounts(
     long recordsWritten,
@@ -32,8 +33,9 @@ public record WriterCounts(
     long schemaChanges,
     long changesUpserted,
     long changesDeleted,
-    long changesSkipped) {
+    long changesSkipped,
+    long changesTruncated) {
 
   /** Nothing written yet. */
-  public static final WriterCounts NONE = new WriterCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final WriterCounts NONE = new WriterCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

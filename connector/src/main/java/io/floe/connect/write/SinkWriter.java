@@ -587,12 +587,14 @@ public final class SinkWriter implements AutoCloseable {
     long upserted = 0;
     long deleted = 0;
     long skipped = 0;
+    long truncated = 0;
     for (Optional<UpsertBuffer> upsert : upserts.values()) {
       if (upsert.isPresent()) {
         ChangeCounts changes = upsert.get().counts();
         upserted += changes.upserts();
         deleted += changes.deletes();
         skipped += changes.skipped();
+        truncated += changes.truncates();
       }
     }
     return new WriterCounts(
@@ -606,7 +608,8 @@ public final class SinkWriter implements AutoCloseable {
         schemaChanges,
         upserted,
         deleted,
-        skipped);
+        skipped,
+        truncated);
   }
 
   @Override

@@ -23,7 +23,7 @@ class TaskMetricsTest {
     TaskMetrics metrics = new TaskMetrics(registry, 1, 64L << 20, skipped::get, deadLettered::get);
     metrics.received(10);
     metrics.received(5);
-    metrics.writers(new WriterCounts(9, 4096, 2, 1000, 1, 0, 4, 1, 6, 2, 1));
+    metrics.writers(new WriterCounts(9, 4096, 2, 1000, 1, 0, 4, 1, 6, 2, 1, 3));
     skipped.incrementAndGet();
 
     ObjectName name = new ObjectName("io.floe:type=task-metrics,connector=orders-sink,task=1");
@@ -41,7 +41,8 @@ class TaskMetricsTest {
     assertThat(server.getAttribute(name, "changes-upserted")).isEqualTo(6L);
     assertThat(server.getAttribute(name, "changes-deleted")).isEqualTo(2L);
     assertThat(server.getAttribute(name, "changes-skipped")).isEqualTo(1L);
-    assertThat(server.getMBeanInfo(name).getAttributes()).hasSize(15);
+    assertThat(server.getAttribute(name, "changes-truncated")).isEqualTo(3L);
+    assertThat(server.getMBeanInfo(name).getAttributes()).hasSize(16);
 
     metrics.close();
     assertThat(server.isRegistered(name)).isFalse();
