@@ -18,10 +18,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Collectors;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.ManifestContent;
@@ -412,11 +412,7 @@ final class TableCommitter {
 
   /** Truncates as {@code topic-partition@offset}, comma-separated. */
   private static String describe(List<ChangeSource> truncates) {
-    StringJoiner joined = new StringJoiner(",");
-    truncates.forEach(
-        source ->
-            joined.add(source.topic() + "-" + source.partition() + "@" + source.truncatedAt()));
-    return joined.toString();
+    return truncates.stream().map(ChangeSource::toString).collect(Collectors.joining(","));
   }
 
   private static boolean isUpsert(Prepared prepared) {

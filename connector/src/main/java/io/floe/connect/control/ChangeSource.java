@@ -35,8 +35,9 @@ public record ChangeSource(String topic, int partition, Long truncatedAt) {
     return topic.equals(other.topic) && partition == other.partition;
   }
 
+  /** {@code topic-partition}, with {@code @offset} of the truncate when it had one. */
   @Override
   public String toString() {
-    return topic + "-" + partition + (truncatedAt == null ? "" : " truncated at " + truncatedAt);
+    return topic + "-" + partition + (truncatedAt == null ? "" : "@" + truncatedAt);
   }
 }

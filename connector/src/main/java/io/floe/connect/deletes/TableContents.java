@@ -63,8 +63,4 @@ public record TableContents(List<DataFile> dataFiles, List<DeleteFile> deleteFil
     }
     return new TableContents(data, deletes, records);
   }
-
-  public boolean isEmpty() {
-    return dataFiles.isEmpty() && deleteFiles.isEmpty();
-  }
 }

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.deletes.KeyIndexSettings;
@@ -110,17 +111,6 @@ final class SimConnect {
       Duration retryTimeout,
       long bufferBytes,
       KeyIndexSettings keyIndex) {
-    ControlSettings defaults =
-        new ControlSettings(
-            CONNECTOR,
-            0,
-            "",
-            interval,
-            timeout,
-            retryTimeout,
-            bufferBytes,
-            Secrets.of(Map.of()),
-            List.of());
     return new ControlSettings(
         CONNECTOR,
         0,
@@ -131,7 +121,7 @@ final class SimConnect {
         bufferBytes,
         Secrets.of(Map.of()),
         List.of(),
-        defaults.maxSilentCycles(),
+        CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
         keyIndex);
   }
 
