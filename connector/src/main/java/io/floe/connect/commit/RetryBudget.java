@@ -34,9 +34,21 @@ final class RetryBudget {
    * @return whether failures have lasted longer than the retry timeout: time to give up
    */
   boolean failed() {
+    return failed(clock.millis());
+  }
+
+  /**
+   * Records the failure of an attempt that began at {@code attemptStartedMs}: a run that begins
+   * with it began then, since nothing has worked from that moment on. An attempt that hangs until a
+   * client times out (a catalog that waits for its unreachable object store, say) thus counts
+   * towards the retry timeout while it hangs.
+   *
+   * @return whether failures have lasted longer than the retry timeout: time to give up
+   */
+  boolean failed(long attemptStartedMs) {
     long now = clock.millis();
     if (sinceMs < 0) {
-      sinceMs = now;
+      sinceMs = Math.min(now, attemptStartedMs);
     }
     return now - sinceMs > timeoutMs;
   }

@@ -203,10 +203,11 @@ public final class Worker implements AutoCloseable {
         // still pausing after a failed write: read the batch again once the pause is over
         rewind = dropped(records);
       } else if (rewind.isEmpty()) {
+        long started = clock.millis();
         try {
           writer.write(records);
         } catch (WriteFailedException e) {
-          rewind = writeFailed(records, e);
+          rewind = writeFailed(records, e, started);
         } finally {
           metrics.writers(writer.counts());
         }
@@ -335,12 +336,13 @@ public final class Worker implements AutoCloseable {
     lock.lock();
     try {
       awaitReported.run();
+      long attempt = clock.millis();
       HandOver handOver;
       try {
         handOver = writer.handOver();
       } catch (RuntimeException e) {
         // a file failed to close or upload: nothing of it may be committed
-        handOverFailed(commitId, writer.reset(), e, true);
+        handOverFailed(commitId, writer.reset(), e, true, attempt);
         return;
       } finally {
         metrics.writers(writer.counts());
@@ -350,7 +352,7 @@ public final class Worker implements AutoCloseable {
       try {
         written = manifests(commitId, handOver);
       } catch (RuntimeException e) {
-        handOverFailed(commitId, firstOffsets(handOver), e, true);
+        handOverFailed(commitId, firstOffsets(handOver), e, true, attempt);
         return;
       }
       ControlChannel.Sent sent;
@@ -373,7 +375,7 @@ public final class Worker implements AutoCloseable {
           return;
         }
         case ABORTED -> {
-          handOverFailed(commitId, firstOffsets(handOver), sent.cause(), false);
+          handOverFailed(commitId, firstOffsets(handOver), sent.cause(), false, attempt);
           return;
         }
         case COMMITTED -> handedOver(!written.isEmpty());
@@ -425,12 +427,17 @@ public final class Worker implements AutoCloseable {
    * task thread's next {@code put}, unless failures have lasted longer than the retry timeout.
    *
    * @param files whether files or manifests failed, rather than the transaction
+   * @param started when the hand-over began
    */
   private void handOverFailed(
-      UUID commitId, Map<TopicPartition, Long> rewind, RuntimeException e, boolean files) {
+      UUID commitId,
+      Map<TopicPartition, Long> rewind,
+      RuntimeException e,
+      boolean files,
+      long started) {
     earliest(rewinds, rewind);
     filesFailing |= files;
-    checkRetryBudget("hand over its data", e);
+    checkRetryBudget("hand over its data", e, started);
     LOG.warn(
         "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
         settings.taskId(),
@@ -445,11 +452,11 @@ public final class Worker implements AutoCloseable {
    * and those of the batch are read again after a pause.
    */
   private Map<TopicPartition, Long> writeFailed(
-      Collection<SinkRecord> records, WriteFailedException e) {
+      Collection<SinkRecord> records, WriteFailedException e, long started) {
     Map<TopicPartition, Long> rewind = new HashMap<>(writer.reset());
     earliest(rewind, dropped(records));
     filesFailing = true;
-    checkRetryBudget("write its data", e);
+    checkRetryBudget("write its data", e, started);
     long pause = retries.nextBackoffMs();
     resumeAtMs = clock.millis() + pause;
     LOG.warn(
@@ -462,8 +469,9 @@ public final class Worker implements AutoCloseable {
     return rewind;
   }
 
-  private void checkRetryBudget(String what, RuntimeException e) {
-    if (retries.failed()) {
+  /** Gives up if failures, counted from the start of the first failed attempt, ran too long. */
+  private void checkRetryBudget(String what, RuntimeException e, long attemptStarted) {
+    if (retries.failed(attemptStarted)) {
       throw new ConnectException(
           "Task "
               + settings.taskId()

@@ -43,4 +43,21 @@ class RetryBudgetTest {
     clock.advance(5_000);
     assertThat(budget.failed()).as("a new run starts at its first failure").isFalse();
   }
+
+  @Test
+  void aRunBeginsWhenItsFirstFailedAttemptBegan() {
+    long attempt = clock.millis();
+    clock.advance(60_000); // an attempt that hung until its client timed out
+    assertThat(budget.failed(attempt))
+        .as("a minute without success is past the timeout of one second")
+        .isTrue();
+    assertThat(budget.since()).isEqualTo(Instant.ofEpochMilli(attempt));
+
+    budget.succeeded();
+    long later = clock.millis();
+    clock.advance(500);
+    assertThat(budget.failed(later)).isFalse();
+    clock.advance(600);
+    assertThat(budget.failed(clock.millis())).as("the run began with its first attempt").isTrue();
+  }
 }
