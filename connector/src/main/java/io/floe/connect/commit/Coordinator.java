@@ -102,6 +102,7 @@ public final class Coordinator implements AutoCloseable {
   private final Set<String> finishedAnswers = new LinkedHashSet<>();
 
   private long splitSinceMs = -1;
+  private boolean splitReported;
   private long uncertainSinceMs = -1;
   private String uncertainWhat;
   private final RetryBudget controlRetries;
@@ -364,29 +365,50 @@ public final class Coordinator implements AutoCloseable {
 
   /**
    * Whether a worker's transaction was read only in part (a poll ended inside it): then the commit
-   * waits for the rest, which is committed and follows at once. A control topic that does not
-   * deliver it within the commit timeout is not waited for longer.
+   * waits for the rest, which is committed and follows at once. A part is never committed without
+   * the rest: an upsert hand-over's data manifest committed without its key manifest would add the
+   * new images without retiring the stored rows, and the control position could not tell the events
+   * below it from those not yet committed. A control topic that does not deliver the rest within
+   * the retry timeout fails the coordinator; a restarted one reads the whole transaction again from
+   * its committed position.
    */
   private boolean transactionsSplit() {
     if (unfinishedAnswers.isEmpty()) {
       splitSinceMs = -1;
+      splitReported = false;
       return false;
     }
     long now = clock.millis();
     if (splitSinceMs < 0) {
       splitSinceMs = now;
     }
-    if (now - splitSinceMs < settings.commitTimeout().toMillis()) {
-      return true;
+    long waitedMs = now - splitSinceMs;
+    if (waitedMs > settings.retryTimeout().toMillis()) {
+      throw new ConnectException(
+          "The control topic "
+              + topic.name()
+              + " has not delivered the end of the answers "
+              + unfinishedAnswers
+              + " for "
+              + waitedMs
+              + " ms, longer than "
+              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
+              + "="
+              + settings.retryTimeout().toMillis()
+              + "; an answer is committed whole or not at all, so nothing of them is committed."
+              + " A restarted coordinator reads them again from its committed control position.");
     }
-    LOG.warn(
-        "The control topic has not delivered the end of answers {} within {} ms; committing"
-            + " without it",
-        unfinishedAnswers,
-        settings.commitTimeout().toMillis());
-    unfinishedAnswers.clear();
-    splitSinceMs = -1;
-    return false;
+    if (waitedMs >= settings.commitTimeout().toMillis() && !splitReported) {
+      splitReported = true;
+      LOG.warn(
+          "The control topic has not delivered the end of answers {} within {} ms; the commit"
+              + " waits for them (up to {}={} ms) rather than commit them in part",
+          unfinishedAnswers,
+          waitedMs,
+          io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS,
+          settings.retryTimeout().toMillis());
+    }
+    return true;
   }
 
   private void step() {

@@ -73,6 +73,7 @@ class CoordinatorTest {
   private FlakyCatalog catalog;
   private Table table;
   private Coordinator coordinator;
+  private ControlSettings settings = SETTINGS;
 
   @BeforeEach
   void createTable() {
@@ -106,7 +107,7 @@ class CoordinatorTest {
   private Coordinator openWhileTheCatalogMayHang(InMemoryControlTopic topic) {
     Coordinator opened =
         new Coordinator(
-            SETTINGS,
+            settings,
             GROUP,
             catalog,
             topic,
@@ -366,6 +367,74 @@ class CoordinatorTest {
     Snapshot snapshot = table.currentSnapshot();
     assertThat(snapshot.summary()).containsEntry("floe.commit-id", second.toString());
     assertThat(TestManifests.addedDataFiles(table, snapshot)).isEqualTo(late.dataFiles());
+  }
+
+  @Test
+  void anAnswerReadOnlyInPartIsNotCommittedInPartPastTheCommitTimeout() {
+    long retryTimeoutMs = 4 * TIMEOUT_MS;
+    settings = withRetryTimeout(retryTimeoutMs);
+    coordinator = open(control);
+    UUID cycle = nextCycle();
+    TestManifests.Manifest first = written(cycle, 3);
+    TestManifests.Manifest second = written(cycle, 4);
+    // a poll ended inside task 0's transaction: its second manifest and its DataComplete are late
+    control.send(GROUP, "orders-0", first.event());
+    answer("orders-1", cycle, idle(P1));
+    clock.advance(TIMEOUT_MS);
+    turn();
+    clock.advance(2 * TIMEOUT_MS);
+    turn();
+    assertThat(snapshots())
+        .as("past the commit timeout, half an answer is still not committed")
+        .isEmpty();
+
+    answer("orders-0", cycle, Map.of(P0, 7L), second.event());
+    turn();
+
+    assertThat(snapshots()).hasSize(1);
+    Snapshot snapshot = table.currentSnapshot();
+    assertThat(snapshot.summary())
+        .containsEntry("floe.commit-id", cycle.toString())
+        .containsEntry("added-records", "7")
+        .containsEntry("floe.source-offsets." + GROUP, "{\"orders\":{\"0\":7}}");
+    Set<String> both = new java.util.HashSet<>(first.dataFiles());
+    both.addAll(second.dataFiles());
+    assertThat(TestManifests.addedDataFiles(table, snapshot)).isEqualTo(both);
+  }
+
+  @Test
+  void anAnswerWhoseRestTheControlTopicNeverDeliversStopsTheCoordinatorPastTheRetryTimeout() {
+    coordinator = open(control);
+    UUID cycle = nextCycle();
+    control.send(GROUP, "orders-0", written(cycle, 3).event());
+    answer("orders-1", cycle, idle(P1));
+    clock.advance(TIMEOUT_MS);
+    turn();
+    clock.advance(RETRY_TIMEOUT_MS);
+    turn();
+    clock.advance(1);
+
+    assertThat(coordinator.turn()).isFalse();
+    assertThatThrownBy(coordinator::checkHealthy)
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("has not delivered the end of the answers")
+        .hasMessageContaining("iceberg.control.commit.retry-timeout-ms=" + RETRY_TIMEOUT_MS)
+        .hasMessageContaining("committed whole or not at all");
+    assertThat(snapshots()).isEmpty();
+    assertThat(control.events(GROUP, CommitComplete.class)).isEmpty();
+  }
+
+  private static ControlSettings withRetryTimeout(long retryTimeoutMs) {
+    return new ControlSettings(
+        "orders",
+        0,
+        "",
+        Duration.ofMillis(INTERVAL_MS),
+        Duration.ofMillis(TIMEOUT_MS),
+        Duration.ofMillis(retryTimeoutMs),
+        1_000_000,
+        Secrets.of(Map.of()),
+        List.of(TABLE));
   }
 
   @Test

@@ -445,9 +445,13 @@ final class InMemoryControlTopic implements KafkaClients {
       return new ConsumerRecords<>(Map.of(PARTITION, repeated));
     }
 
+    /**
+     * As Kafka's consumer: knows the end of the log (for a seek to the end), but hands over no
+     * record, which only a poll does (and a slow or stalled one hands over fewer).
+     */
     @Override
     public synchronized long position(TopicPartition partition) {
-      catchUp(Integer.MAX_VALUE);
+      updateEndOffsets(Map.of(PARTITION, (long) log.size()));
       return super.position(partition);
     }
 

@@ -51,6 +51,7 @@ final class SimFaults {
     TXN_FENCED,
     ADMIN_FAILS,
     SLOW_POLL,
+    STALLED_POLL,
     REDELIVERY,
     REBALANCE,
     RESTART,
@@ -63,6 +64,7 @@ final class SimFaults {
   private final Map<String, Integer> injected = new TreeMap<>();
   private final Runnable onFence;
   private boolean enabled = true;
+  private long stalledUntilMs = -1;
 
   /**
    * @param onFence fences the acting task's producer, as a newer producer of its transactional id
@@ -235,6 +237,17 @@ final class SimFaults {
 
       @Override
       public int pollLimit() {
+        boolean coordinator = sim.coordinatorActing();
+        if (enabled && coordinator && sim.clock.millis() < stalledUntilMs) {
+          return 0;
+        }
+        if (coordinator && strikes(Kind.STALLED_POLL)) {
+          // the coordinator reads part of what is there (often part of a worker's transaction),
+          // then nothing for longer than a commit timeout, sometimes longer than the retry timeout
+          stalledUntilMs = sim.clock.millis() + sim.between(1_000, 20_000);
+          sim.trace("the control topic stalls until " + stalledUntilMs);
+          return sim.between(1, 2);
+        }
         return strikes(Kind.SLOW_POLL) ? sim.between(0, 2) : Integer.MAX_VALUE;
       }
 
