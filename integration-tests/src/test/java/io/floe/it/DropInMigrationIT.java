@@ -126,6 +126,34 @@ class DropInMigrationIT {
     worker.rest().deleteConnector(NAME);
   }
 
+  /**
+   * The Apache sink's control topic, {@code control-iceberg}, is often created beforehand with
+   * several partitions; pointed at it, Floe's tasks fail at start, saying why and what to do, and
+   * read nothing.
+   */
+  @Test
+  void aControlTopicOfSeveralPartitionsFailsTheTasksAtStartSayingWhyAndWhatToDo() {
+    String name = "control-partitions";
+    String source = "events-control-partitions";
+    broker.createTopic("control-iceberg", 3);
+    broker.createTopic(source, 1);
+    Map<String, String> config = example("single-table.json");
+    config.put("connector.class", FLOE);
+    config.put("name", name);
+    config.put("topics", source);
+    config.put("iceberg.control.topic", "control-iceberg");
+    worker.rest().putConnector(name, config);
+    try {
+      JsonNode failed = worker.rest().awaitTaskFailed(name, Duration.ofSeconds(60));
+      assertThat(failed.path("trace").asText())
+          .contains("Control topic control-iceberg has 3 partitions")
+          .contains("read in the order they were written")
+          .contains("Set iceberg.control.topic to a topic of 1 partition");
+    } finally {
+      worker.rest().deleteConnector(name);
+    }
+  }
+
   /** Validates an example with only its class changed, then runs it alone. */
   private void run(String example) throws Exception {
     Map<String, String> config = example(example);

@@ -41,7 +41,8 @@ public record CommitKeys(
   public static final String CONTROL_TOPIC = "iceberg.control.topic";
   public static final String CONTROL_TOPIC_DOC =
       "Kafka topic the workers and the coordinator exchange commit events on. Several connectors"
-          + " may share it.";
+          + " may share it. It must have exactly one partition (a missing topic is created so); a"
+          + " task refuses a topic of more at start.";
   public static final String CONTROL_TOPIC_DEFAULT = "floe-control";
 
   public static final String COMMIT_INTERVAL_MS = "iceberg.control.commit.interval-ms";

@@ -24,9 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The control topic: found, or created when missing with one partition (so every event of a cycle
- * is read in the order it was written), replication up to 3, and a retention long enough for a
- * coordinator that was down a while to replay what it has not committed.
+ * The control topic: found, or created when missing with one partition, replication up to 3, and a
+ * retention long enough for a coordinator that was down a while to replay what it has not
+ * committed. A topic of several partitions (one created beforehand, such as the Apache Iceberg
+ * sink's {@code control-iceberg}) is refused: every event of a cycle must be read in the order it
+ * was written, and a table's mark records one position in the topic.
  *
  * @param name the topic
  * @param id its topic id, which changes when the topic is deleted and recreated
@@ -44,7 +46,11 @@ public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions
     partitions = List.copyOf(partitions);
   }
 
-  /** Describes the topic, creating it first if it is missing. */
+  /**
+   * Describes the topic, creating it first if it is missing.
+   *
+   * @throws ConnectException when the topic has more than one partition
+   */
   public static ControlTopic ensure(Admin admin, String name) {
     try {
       return describe(admin, name);
@@ -91,7 +97,31 @@ public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions
             .map(p -> new TopicPartition(name, p.partition()))
             .sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
             .toList();
+    if (partitions.size() != 1) {
+      throw new ConnectException(notOnePartition(name, partitions.size()));
+    }
     return new ControlTopic(name, description.topicId(), partitions);
+  }
+
+  /**
+   * Why a control topic of {@code count} partitions is refused, and what to do. A restarted
+   * coordinator resumes from its own position per partition, and upsert hand-overs are ordered by
+   * partition first, so with several partitions it could commit events twice or let an older image
+   * of a row supersede a newer one.
+   */
+  private static String notOnePartition(String name, int count) {
+    return "Control topic "
+        + name
+        + " has "
+        + count
+        + " partitions, but Floe needs a control topic of exactly one: the control events of a"
+        + " commit cycle must be read in the order they were written, and the mark the"
+        + " coordinator leaves in each table records one position in the topic; with more"
+        + " partitions a restarted coordinator could commit events twice. Set"
+        + " iceberg.control.topic to a topic of 1 partition (a missing one is created so), or,"
+        + " once no connector uses it, delete it and create "
+        + name
+        + " again with 1 partition";
   }
 
   private static void create(Admin admin, String name) {

@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.metrics.MetricsRegistry;
@@ -231,6 +232,23 @@ class CommitterTest {
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("topics.regex payments-.* matches none")
         .hasMessageContaining("the coordinator's election needs one");
+  }
+
+  @Test
+  void aControlTopicOfSeveralPartitionsFailsTheStartNamingTheKeyOfAOnePartitionTopic() {
+    Node broker = admin.broker(0);
+    admin.addTopic(
+        false,
+        InMemoryControlTopic.NAME,
+        List.of(
+            new TopicPartitionInfo(0, broker, List.of(broker), List.of(broker)),
+            new TopicPartitionInfo(1, broker, List.of(broker), List.of(broker))),
+        Map.of());
+
+    assertThatThrownBy(() -> start(config(Map.of())))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageStartingWith("Control topic " + InMemoryControlTopic.NAME + " has 2 partitions")
+        .hasMessageContaining("Set " + CommitKeys.CONTROL_TOPIC + " to a topic of 1 partition");
   }
 
   @Test
