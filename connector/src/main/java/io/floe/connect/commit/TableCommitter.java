@@ -153,29 +153,83 @@ final class TableCommitter {
 
   /** A prepared table commit: the fresh table, the events still to commit, the base mark. */
   private record Prepared(
-      String name, Table table, List<PendingEvent> events, Optional<CommitMarks.Mark> base) {}
+      String name, Table table, List<PendingEvent> events, Optional<CommitMarks.Mark> base) {
+
+    /** This commit with the events of another name of the same table, each manifest once. */
+    Prepared with(List<PendingEvent> more) {
+      List<PendingEvent> all = new ArrayList<>(events);
+      Set<String> manifests = new java.util.HashSet<>();
+      all.forEach(event -> manifests.add(event.event().manifestLocation()));
+      for (PendingEvent event : more) {
+        if (manifests.add(event.event().manifestLocation())) {
+          all.add(event);
+        }
+      }
+      return new Prepared(name, table, all, base);
+    }
+  }
 
   /** The table's last commit of this connector, if it has one. */
   Optional<CommitMarks.Mark> lastCommit(String table) {
     return CommitMarks.latest(catalog.loadTable(TableIdentifier.parse(table)), groupId);
   }
 
+  /**
+   * Commits the cycle's tables, one commit per physical table: two route names a case-insensitive
+   * catalog resolves to one table ({@code db.Orders} and {@code db.orders}) are committed together
+   * under the first, as both were checked against the same mark; the second name is reported as
+   * committed (or failed) with it.
+   */
   Outcome commit(Cycle cycle) {
+    Map<String, String> aliases = new TreeMap<>();
     Map<String, TableResult> committed = new LinkedHashMap<>();
     Map<String, RuntimeException> failures = new LinkedHashMap<>();
     List<Prepared> prepared = new ArrayList<>();
-    for (Map.Entry<String, List<PendingEvent>> entry : cycle.events().entrySet()) {
+    Map<UUID, Integer> byUuid = new HashMap<>();
+    for (Map.Entry<String, List<PendingEvent>> entry : new TreeMap<>(cycle.events()).entrySet()) {
       try {
         Prepared table = prepare(entry.getKey(), entry.getValue());
-        if (table.events().isEmpty()) {
-          committed.put(entry.getKey(), TableResult.nothing());
-        } else {
-          prepared.add(table);
+        Integer same = byUuid.get(table.table().uuid());
+        if (same != null) {
+          Prepared first = prepared.get(same);
+          LOG.warn(
+              "Tables {} and {} are one table in the catalog (uuid {}): their data is committed"
+                  + " together as {}. Route records to one spelling of the name.",
+              first.name(),
+              entry.getKey(),
+              table.table().uuid(),
+              first.name());
+          prepared.set(same, first.with(table.events()));
+          aliases.put(entry.getKey(), first.name());
+          continue;
         }
+        byUuid.put(table.table().uuid(), prepared.size());
+        prepared.add(table);
       } catch (RuntimeException e) {
         failures.put(entry.getKey(), e);
       }
     }
+    List<Prepared> nothingToDo =
+        prepared.stream().filter(table -> table.events().isEmpty()).toList();
+    prepared.removeAll(nothingToDo);
+    nothingToDo.forEach(table -> committed.put(table.name(), TableResult.nothing()));
+    Outcome outcome = commitPrepared(cycle, prepared, committed, failures);
+    aliases.forEach(
+        (alias, name) -> {
+          if (outcome.committed().containsKey(name)) {
+            outcome.committed().put(alias, TableResult.nothing());
+          } else if (outcome.failures().containsKey(name)) {
+            outcome.failures().put(alias, outcome.failures().get(name));
+          }
+        });
+    return outcome;
+  }
+
+  private Outcome commitPrepared(
+      Cycle cycle,
+      List<Prepared> prepared,
+      Map<String, TableResult> committed,
+      Map<String, RuntimeException> failures) {
     if (catalog instanceof RESTCatalog && !failures.isEmpty() && !prepared.isEmpty()) {
       // all of the cycle's tables or none: those ready wait for the ones that failed
       RuntimeException cause = failures.values().iterator().next();

@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.control.ControlTopic;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -89,6 +91,46 @@ class TableCommitterTest {
     assertThat(mark.topicId()).isEqualTo(TOPIC.id().toString());
     assertThat(outcome.committed().get("db.orders").snapshot().snapshotId())
         .isEqualTo(snapshot.snapshotId());
+  }
+
+  @Test
+  void twoRouteNamesOfOneTableInACaseInsensitiveCatalogAreCommittedTogetherAndNothingIsLost() {
+    InMemoryCatalog caseInsensitive =
+        new InMemoryCatalog() {
+          @Override
+          public Table loadTable(TableIdentifier identifier) {
+            return super.loadTable(
+                TableIdentifier.parse(identifier.toString().toLowerCase(Locale.ROOT)));
+          }
+        };
+    caseInsensitive.initialize("test", Map.of());
+    caseInsensitive.createNamespace(Namespace.of("db"));
+    table =
+        caseInsensitive.createTable(
+            TableIdentifier.of("db", "orders"), SCHEMA, PartitionSpec.unpartitioned());
+    UUID id = UUID.randomUUID();
+    List<PendingEvent> pending =
+        new ArrayList<>(
+            List.of(
+                new PendingEvent(0, 3, TestManifests.manifest(table, "db.Orders", id, 10).event()),
+                new PendingEvent(
+                    0, 4, TestManifests.manifest(table, "db.orders", id, 20).event())));
+    TableCommitter committer = new TableCommitter(caseInsensitive, GROUP, "orders", TOPIC);
+
+    TableCommitter.Outcome outcome = committer.commit(cycle(id, pending, 5));
+    // as the coordinator does: what was committed leaves the pending events, the rest is retried
+    pending.removeIf(event -> outcome.committed().containsKey(event.event().table()));
+    if (!pending.isEmpty()) {
+      committer.commit(cycle(id, pending, 5));
+    }
+
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .as("both names' files, in one commit")
+        .containsEntry("total-records", "30")
+        .containsEntry("added-records", "30");
+    assertThat(outcome.failures()).isEmpty();
+    assertThat(outcome.committed()).containsOnlyKeys("db.Orders", "db.orders");
   }
 
   @Test
