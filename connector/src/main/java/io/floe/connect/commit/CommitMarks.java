@@ -22,9 +22,10 @@ import org.apache.kafka.connect.errors.ConnectException;
  *
  * <ul>
  *   <li>{@code floe.commit-id}: the cycle's commit id;
+ *   <li>{@code floe.connector}: the connector's name;
  *   <li>{@code floe.control-offsets.<group>}: {@code {"topic":..., "topic-id":..., "offsets":
  *       {"<partition>": <offset>}}}, the control-topic position every event below which is in the
- *       table (R1);
+ *       table (ARCHITECTURE.md, "Replays are skipped");
  *   <li>{@code floe.source-offsets.<group>}: {@code {"<topic>": {"<partition>": <next offset>}}},
  *       the source offsets the cycle's answers reported;
  *   <li>{@code floe.valid-through-ms.<group>}: the event-time watermark (only forward).

@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A task's part in the commit protocol: its {@link Worker} always, and the connector's {@link
- * Coordinator} while the task owns the election partition (R3: partition 0 of the first source
- * topic in sorted order). Leadership follows the task's own assignment, read on every {@code
- * open}/{@code close}, never a snapshot of the group; safety rests on fencing, not on the election.
+ * Coordinator} while the task owns the election partition (partition 0 of the first source topic in
+ * sorted order). Leadership follows the task's own assignment, read on every {@code open}/{@code
+ * close}, never a snapshot of the group; safety rests on fencing, not on the election.
  */
 public final class Committer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Committer.class);

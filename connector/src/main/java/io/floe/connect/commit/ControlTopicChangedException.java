@@ -10,7 +10,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 /**
  * A table was last committed through another control topic than the current one of the same name:
  * the control topic (or the Kafka cluster) was recreated, so positions stored in the table mean
- * nothing here (R4).
+ * nothing here (ARCHITECTURE.md, "Never healthy while not committing").
  */
 public final class ControlTopicChangedException extends ConnectException {
   private static final long serialVersionUID = 1L;

@@ -40,14 +40,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits a cycle's pending manifests to their tables (DESIGN.md §2 step 5, §3 R1–R2): all tables
- * in one atomic multi-table commit when the catalog is a REST catalog, otherwise one by one.
+ * Commits a cycle's pending manifests to their tables (ARCHITECTURE.md, "A cycle"), once per
+ * physical table: all tables in one atomic multi-table commit when the catalog is a REST catalog
+ * and no table is in upsert mode, otherwise one by one.
  *
  * <p>Before committing a table it reads the table's last control-topic position of this connector
- * from its snapshots; events below it are in the table already and are skipped (R1). The commit
- * validates that no other commit of this connector landed since that read (a zombie coordinator),
- * so the same manifest can never be committed twice, even when two coordinators race. Nothing here
- * ever deletes a file: after an ambiguous commit a retry simply reads the position again.
+ * from its snapshots; events below it are in the table already and are skipped (ARCHITECTURE.md,
+ * "Replays are skipped"). The commit validates that no other commit of this connector landed since
+ * that read (a zombie coordinator), so the same manifest can never be committed twice, even when
+ * two coordinators race. Nothing here ever deletes a file: after an ambiguous commit a retry simply
+ * reads the position again.
  */
 final class TableCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(TableCommitter.class);

@@ -21,9 +21,9 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 
 /**
- * Compares a record schema with a table schema and lists the changes the table needs (DESIGN.md
- * §4). The record schema is mapped to Iceberg types with {@link ConnectSchemas}, then walked
- * together with the table schema, matching fields to columns by exact name:
+ * Compares a record schema with a table schema and lists the changes the table needs. The record
+ * schema is mapped to Iceberg types with {@link ConnectSchemas}, then walked together with the
+ * table schema, matching fields to columns by exact name:
  *
  * <ul>
  *   <li>a field the table lacks, at any depth (structs, list elements, map values), is added as an

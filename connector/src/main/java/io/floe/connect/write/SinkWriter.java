@@ -53,10 +53,10 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * A task's way from {@code SinkRecord}s to data files (DESIGN.md §2 steps 1–2): routes each record,
- * converts it with the cached plan of its (record schema, table schema) pair, creates missing
- * tables, and writes the row to the table's writer. It also remembers, per source partition, how
- * far the task got, so that a hand-over commits exactly what was processed.
+ * A task's way from {@code SinkRecord}s to data files (ARCHITECTURE.md, "Writing"): routes each
+ * record, converts it with the cached plan of its (record schema, table schema) pair, creates
+ * missing tables, and writes the row to the table's writer. It also remembers, per source
+ * partition, how far the task got, so that a hand-over commits exactly what was processed.
  *
  * <p>A table in upsert mode takes its records as changes of keys, folded until the hand-over by its
  * {@link UpsertBuffer}; the hand-over writes the final images as data files and the retired keys as

@@ -31,7 +31,9 @@ import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Committing a cycle's manifests: marks, replay (R1), racing coordinators, recreated topics. */
+/**
+ * Committing a cycle's manifests: marks, replays skipped, racing coordinators, recreated topics.
+ */
 class TableCommitterTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
