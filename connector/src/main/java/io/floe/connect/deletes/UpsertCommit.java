@@ -10,6 +10,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -25,10 +26,16 @@ import org.slf4j.LoggerFactory;
  * the table ({@code CommitFailedException}, once Iceberg's own retries are spent), the table is
  * refreshed and everything is done again from the new snapshot, up to a bound.
  *
- * <p>The delete files of an attempt that failed were never committed and are deleted. After {@code
- * CommitStateUnknownException} nothing is deleted: the commit may have landed, so its files may be
- * in the table; the exception goes to the caller, who must read the table to learn the outcome. The
- * data files are the caller's and are never deleted here.
+ * <p>The delete files of an attempt are deleted only when its commit certainly did not land: it
+ * failed with a {@link CleanableFailure} ({@code CommitFailedException}, {@code
+ * ValidationException}, ...), the failures after which Iceberg cleans up its own files too, or
+ * Iceberg refused its validation from a snapshot that was rolled back, which it does before sending
+ * anything to the catalog. After any other failure nothing is deleted: a {@code
+ * CommitStateUnknownException}, a REST call whose answer was lost (a socket timeout or reset is a
+ * plain {@code RESTException}), a JDBC connection that dropped mid-commit may all have landed, so
+ * the files may be in the table, and at worst they are orphans. The exception goes to the caller,
+ * who must read the table to learn the outcome. The data files are the caller's and are never
+ * deleted here.
  */
 public final class UpsertCommit {
   private static final Logger LOG = LoggerFactory.getLogger(UpsertCommit.class);
@@ -132,6 +139,8 @@ public final class UpsertCommit {
    * @throws ValidationException when the last attempt's commit failed its validation
    * @throws CommitFailedException when the last attempt's commit lost the race for the table
    * @throws CommitStateUnknownException when a commit's outcome is unknown (its files are kept)
+   * @throws RuntimeException any other failure of a commit, its files kept unless it is a {@link
+   *     CleanableFailure}
    */
   public Outcome commit(
       RetiredKeys keys, List<DataFile> dataFiles, String namePrefix, BeforeCommit beforeCommit) {
@@ -193,14 +202,6 @@ public final class UpsertCommit {
         }
         beforeCommit.prepare(delta, base);
         delta.commit();
-      } catch (CommitStateUnknownException e) {
-        LOG.warn(
-            "Table {}: the outcome of the commit from snapshot {} is unknown; its {} delete files"
-                + " are kept",
-            table.name(),
-            baseId,
-            deletes.fileLocations().size());
-        throw e;
       } catch (ValidationException | CommitFailedException e) {
         discard(deletes);
         if (attempt >= maxAttempts) {
@@ -218,9 +219,14 @@ public final class UpsertCommit {
         continue;
       } catch (IllegalArgumentException e) {
         // Iceberg refuses a validation from a snapshot that is no longer an ancestor of the
-        // table's current one: another writer rolled the table back meanwhile
+        // table's current one (another writer rolled the table back meanwhile) while it applies
+        // the changes, before it sends anything; any other cause may have come after the commit
+        if (!rolledBack(baseId)) {
+          keep(deletes, baseId, e);
+          throw e;
+        }
         discard(deletes);
-        if (attempt >= maxAttempts || !rolledBack(baseId)) {
+        if (attempt >= maxAttempts) {
           throw e;
         }
         LOG.warn(
@@ -233,7 +239,11 @@ public final class UpsertCommit {
             maxAttempts);
         continue;
       } catch (RuntimeException e) {
-        discard(deletes);
+        if (e instanceof CleanableFailure) {
+          discard(deletes);
+        } else {
+          keep(deletes, baseId, e);
+        }
         throw e;
       }
       if (truncate) {
@@ -272,6 +282,17 @@ public final class UpsertCommit {
     table.refresh();
     Snapshot current = table.currentSnapshot();
     return current == null || !SnapshotUtil.isAncestorOf(table, current.snapshotId(), baseId);
+  }
+
+  /** Keeps the files of an attempt whose commit may have landed, saying so. */
+  private void keep(WrittenDeletes deletes, Long baseId, RuntimeException e) {
+    LOG.warn(
+        "Table {}: the outcome of the commit from snapshot {} is not known ({}); its {} delete"
+            + " files are kept",
+        table.name(),
+        baseId,
+        e.getClass().getSimpleName(),
+        deletes.fileLocations().size());
   }
 
   /** Deletes the files of an attempt that was not committed. */

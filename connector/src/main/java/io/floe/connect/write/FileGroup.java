@@ -7,6 +7,7 @@ package io.floe.connect.write;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,12 +19,17 @@ import org.apache.kafka.common.TopicPartition;
  * Files of one table that are handed over or abandoned together: the open files (one per table
  * partition), the finished files, and the offsets of the source partitions whose rows they hold. By
  * default a group holds one source partition; with shared files, all of them.
+ *
+ * <p>A source partition belongs to the group from the moment a row of it is routed here, before the
+ * row is written: a row that fails to write may have opened a file, and abandoning that source
+ * partition must find the file.
  */
 final class FileGroup {
   private final String table;
   private final Map<PartitionKey, PartitionFile> open = new HashMap<>();
   private final List<DataFile> finished = new ArrayList<>();
-  private final Map<TopicPartition, OffsetTracker> sources = new LinkedHashMap<>();
+  private final Set<TopicPartition> sources = new LinkedHashSet<>();
+  private final Map<TopicPartition, OffsetTracker> offsets = new LinkedHashMap<>();
   private TopicPartition lastSource;
   private OffsetTracker lastTracker;
 
@@ -50,9 +56,14 @@ final class FileGroup {
     finished.addAll(dataFiles);
   }
 
+  /** Takes the rows of a source partition from now on, before the first of them is written. */
+  void joined(TopicPartition source) {
+    sources.add(source);
+  }
+
   void recorded(TopicPartition source, long offset, long timestampMs) {
     if (!source.equals(lastSource)) {
-      lastTracker = sources.computeIfAbsent(source, tp -> new OffsetTracker());
+      lastTracker = offsets.computeIfAbsent(source, tp -> new OffsetTracker());
       lastSource = source;
     }
     lastTracker.recorded(offset, timestampMs);
@@ -67,17 +78,19 @@ final class FileGroup {
     return finished;
   }
 
+  /** The source partitions that joined the group, whether or not a row of theirs was written. */
   Set<TopicPartition> sources() {
-    return sources.keySet();
+    return sources;
   }
 
   long records() {
-    return sources.values().stream().mapToLong(OffsetTracker::records).sum();
+    return offsets.values().stream().mapToLong(OffsetTracker::records).sum();
   }
 
+  /** The offsets of the rows written, by source partition. */
   Map<TopicPartition, OffsetRange> ranges() {
     Map<TopicPartition, OffsetRange> ranges = new LinkedHashMap<>();
-    sources.forEach((source, tracker) -> ranges.put(source, tracker.range()));
+    offsets.forEach((source, tracker) -> ranges.put(source, tracker.range()));
     return ranges;
   }
 }

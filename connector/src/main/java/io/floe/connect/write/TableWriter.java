@@ -157,6 +157,8 @@ public final class TableWriter {
     if (group == null) {
       group = sharedFiles && !groups.isEmpty() ? groups.get(0) : newGroup();
       groupOf.put(origin, group);
+      // before its first row is written: if that fails, abandoning the source finds the group
+      group.joined(origin);
     }
     lastSource = origin;
     lastGroup = group;

@@ -20,8 +20,9 @@ import org.apache.iceberg.io.LocationProvider;
  * The catalog: Iceberg's {@link InMemoryCatalog}, its tables' files on a {@link SimFileIO}, with
  * faults at table loads and commits: a concurrent commit (Iceberg refreshes and retries), an outage
  * before the commit, an ambiguous commit (it landed, the call throws {@code
- * CommitStateUnknownException}), a call that hangs, a process that dies before or after its commit
- * landed.
+ * CommitStateUnknownException}), a commit that landed but whose answer was lost (the call throws a
+ * plain {@code RESTException}, as a REST catalog's client does), a call that hangs, a process that
+ * dies before or after its commit landed.
  */
 final class SimCatalog extends InMemoryCatalog {
   private final SimFileIO io;
@@ -107,9 +108,16 @@ final class SimCatalog extends InMemoryCatalog {
       return ops.newSnapshotId();
     }
 
+    /**
+     * Strict, as a REST catalog's operations are: after a failure that is not a {@code
+     * CleanableFailure}, such as a lost answer, Iceberg then keeps the files of a commit that may
+     * have landed instead of deleting them under a snapshot that references them. The in-memory
+     * catalog's operations are strict too (Iceberg's default), but this catalog stands for a REST
+     * one and says so itself.
+     */
     @Override
     public boolean requireStrictCleanup() {
-      return ops.requireStrictCleanup();
+      return true;
     }
   }
 }

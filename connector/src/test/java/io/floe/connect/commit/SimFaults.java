@@ -5,11 +5,13 @@
 package io.floe.connect.commit;
 
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -56,7 +58,9 @@ final class SimFaults {
     REBALANCE,
     RESTART,
     WORKER_DIES,
-    TASKS_MAX_CHANGES
+    TASKS_MAX_CHANGES,
+    // last, so that each seed keeps the odds it drew for the kinds above
+    CATALOG_RESPONSE_LOST
   }
 
   private final Sim sim;
@@ -193,6 +197,14 @@ final class SimFaults {
     if (point == Point.CATALOG_COMMITTED && strikes(Kind.CATALOG_AMBIGUOUS)) {
       throw new CommitStateUnknownException(
           new ServiceUnavailableException("simulated: the commit landed, its answer was lost"));
+    }
+    if (point == Point.CATALOG_COMMITTED && strikes(Kind.CATALOG_RESPONSE_LOST)) {
+      // what Iceberg's REST client throws when the connection fails after the request was sent:
+      // neither CommitStateUnknownException nor a CleanableFailure
+      throw new RESTException(
+          new SocketTimeoutException("simulated: the commit landed, its answer timed out"),
+          "Error occurred while processing %s request",
+          "POST");
     }
     if (point == Point.TXN_COMMITTED && strikes(Kind.TXN_AMBIGUOUS)) {
       throw new TimeoutException("simulated: the transaction committed, its answer timed out");

@@ -11,16 +11,31 @@ import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 
-/** A table's operations whose every commit fails with the given exception, and is counted. */
+/**
+ * A table's operations whose every commit fails with the given exception, and is counted: before
+ * the commit is applied, or, as when a catalog's answer is lost, after it.
+ */
 final class FailingCommits implements TableOperations {
   private final TableOperations ops;
   private final Supplier<RuntimeException> failure;
+  private final boolean lands;
   private int commits;
   private RuntimeException lastFailure;
 
+  /** Commits that fail and are not applied. */
   FailingCommits(TableOperations ops, Supplier<RuntimeException> failure) {
+    this(ops, failure, false);
+  }
+
+  private FailingCommits(TableOperations ops, Supplier<RuntimeException> failure, boolean lands) {
     this.ops = ops;
     this.failure = failure;
+    this.lands = lands;
+  }
+
+  /** Commits that are applied, then fail: the catalog took them, its answer was lost. */
+  static FailingCommits landing(TableOperations ops, Supplier<RuntimeException> failure) {
+    return new FailingCommits(ops, failure, true);
   }
 
   int commits() {
@@ -34,6 +49,9 @@ final class FailingCommits implements TableOperations {
   @Override
   public void commit(TableMetadata base, TableMetadata metadata) {
     commits++;
+    if (lands) {
+      ops.commit(base, metadata);
+    }
     lastFailure = failure.get();
     throw lastFailure;
   }

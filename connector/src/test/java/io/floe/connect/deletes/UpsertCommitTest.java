@@ -6,6 +6,7 @@ package io.floe.connect.deletes;
 
 import static io.floe.connect.deletes.DeleteRules.checkDeletes;
 import static io.floe.connect.deletes.DeleteTables.append;
+import static io.floe.connect.deletes.DeleteTables.exists;
 import static io.floe.connect.deletes.DeleteTables.ids;
 import static io.floe.connect.deletes.DeleteTables.idsByFile;
 import static io.floe.connect.deletes.DeleteTables.keys;
@@ -13,18 +14,24 @@ import static io.floe.connect.deletes.DeleteTables.read;
 import static io.floe.connect.deletes.DeleteTables.row;
 import static io.floe.connect.deletes.DeleteTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CleanableFailure;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -199,6 +206,45 @@ class UpsertCommitTest {
     assertThat(outcome.deletes().isEmpty()).isTrue();
     assertThat(ids(table)).containsExactly(1L, 2L, 3L);
     assertThat(checkDeletes(table)).isEmpty();
+  }
+
+  @ParameterizedTest(name = "v{0} {1}")
+  @MethodSource("tables")
+  void aCommitThatLandedButWhoseAnswerWasLostKeepsItsDeleteFiles(int version, String spec) {
+    Table table = tables.create(spec, version);
+    append(table, rows(1, 10, "old"));
+    List<DataFile> images = DeleteTables.write(table, List.of(row(2, "new"), row(5, "new")));
+    // a REST catalog whose response was lost on the way back: not a CleanableFailure
+    FailingCommits ops =
+        FailingCommits.landing(
+            ((HasTableOperations) table).operations(),
+            () ->
+                new RESTException(
+                    new SocketTimeoutException("Read timed out"),
+                    "Error occurred while processing %s request",
+                    "POST"));
+    Table lost = new BaseTable(ops, table.name());
+
+    assertThatThrownBy(() -> commit(lost, keys(lost, 2, 5, 7), images))
+        .isSameAs(ops.lastFailure())
+        .isNotInstanceOf(CleanableFailure.class);
+
+    assertThat(ops.commits()).isEqualTo(1);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("floe.commit-id", "c");
+    assertThat(DeleteRules.liveDeletes(table))
+        .isNotEmpty()
+        .allSatisfy(
+            delete ->
+                assertThat(exists(table, delete.location()))
+                    .as("committed delete file %s exists", delete.location())
+                    .isTrue());
+    assertThat(ids(table)).isEqualTo(idsWithout(1, 10, 7));
+    assertThat(read(table))
+        .filteredOn(row -> "new".equals(row.getField("name")))
+        .extracting(row -> (Long) row.getField("id"))
+        .containsExactlyInAnyOrder(2L, 5L);
+    checkDeletes(table);
   }
 
   @ParameterizedTest(name = "v{0}")
