@@ -53,14 +53,14 @@ final class SimFaults {
     TXN_FENCED,
     ADMIN_FAILS,
     SLOW_POLL,
-    STALLED_POLL,
     REDELIVERY,
     REBALANCE,
     RESTART,
     WORKER_DIES,
     TASKS_MAX_CHANGES,
-    // last, so that each seed keeps the odds it drew for the kinds above
-    CATALOG_RESPONSE_LOST
+    // new kinds last, so that each seed keeps the odds it drew for the kinds above
+    CATALOG_RESPONSE_LOST,
+    STALLED_POLL
   }
 
   private final Sim sim;
