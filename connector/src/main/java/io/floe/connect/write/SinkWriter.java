@@ -7,19 +7,17 @@ package io.floe.connect.write;
 import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.cdc.BadChangeException;
-import io.floe.connect.cdc.CdcOptions;
-import io.floe.connect.cdc.Change;
 import io.floe.connect.cdc.ChangeCounts;
 import io.floe.connect.config.FloeSinkConfig;
-import io.floe.connect.config.TableConfig;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.metrics.WriterCounts;
 import io.floe.connect.route.RecordRouter;
 import io.floe.connect.write.TableStates.TableState;
+import io.floe.connect.write.UpsertTables.FoldedChange;
+import io.floe.connect.write.UpsertTables.KeyHandOver;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
@@ -43,29 +39,26 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * schemas' evolution are its {@link TableStates}. It also remembers, per source partition, how far
  * the task got, so that a hand-over commits exactly what was processed.
  *
- * <p>A table in upsert mode takes its records as changes of keys, folded until the hand-over by its
- * {@link UpsertBuffer}; the hand-over writes the final images as data files and the retired keys as
- * a key file ({@link KeyFiles}). A tombstone has no value to route by: with a static table list and
- * no route field it deletes its key in every listed table in upsert mode (the other tables ignore
- * it), and goes to the tombstone outcome only when no table is in upsert mode. With a route field
- * or dynamic routing a tombstone always goes to the tombstone outcome: deletes must then come as
- * records that carry the route value (a Debezium {@code d}, or {@code __deleted=true}). When no
- * table is in upsert mode none of this costs anything.
+ * <p>A table in upsert mode takes its records as changes of keys ({@link UpsertTables}), folded
+ * until the hand-over by its {@link UpsertBuffer}; the hand-over writes the final images as data
+ * files and the retired keys as a key file ({@link KeyFiles}). A tombstone has no value to route
+ * by: with a static table list and no route field it deletes its key in every listed table in
+ * upsert mode (the other tables ignore it), and goes to the tombstone outcome only when no table is
+ * in upsert mode. With a route field or dynamic routing a tombstone always goes to the tombstone
+ * outcome: deletes must then come as records that carry the route value (a Debezium {@code d}, or
+ * {@code __deleted=true}). When no table is in upsert mode none of this costs anything.
  *
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */
 public final class SinkWriter implements AutoCloseable {
-  private final FloeSinkConfig config;
   private final RecordRouter router;
   private final WriterPool pool;
-  private final ConvertOptions convertOptions;
   private final RecordOutcomes outcomes;
-  private final KeyColumns keyColumns;
   private final TableStates states;
+  private final UpsertTables upserts;
   private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
   private final boolean upsertModeUsed;
   private final List<String> tombstoneTables;
-  private final Map<String, Optional<UpsertBuffer>> upserts = new LinkedHashMap<>();
   private long bytesAtHandOver;
   private long conversionErrors;
 
@@ -120,12 +113,10 @@ public final class SinkWriter implements AutoCloseable {
       WriterPool pool,
       ConvertOptions convertOptions,
       RecordOutcomes outcomes) {
-    this.config = config;
     this.router = RecordRouter.from(config);
     this.pool = pool;
-    this.convertOptions = convertOptions;
     this.outcomes = outcomes;
-    this.keyColumns = new KeyColumns(config);
+    KeyColumns keyColumns = new KeyColumns(config);
     this.states =
         new TableStates(
             provider,
@@ -134,6 +125,7 @@ public final class SinkWriter implements AutoCloseable {
             config.kafkaMetadataColumn(),
             config.evolveSchemaEnabled(),
             keyColumns);
+    this.upserts = new UpsertTables(config, convertOptions, states, keyColumns);
     this.upsertModeUsed = config.upsertModeUsed();
     this.tombstoneTables =
         upsertModeUsed && config.routeField().isEmpty() && !config.dynamicTablesEnabled()
@@ -189,9 +181,9 @@ public final class SinkWriter implements AutoCloseable {
     List<FoldedChange> changes = upsertModeUsed ? new ArrayList<>() : List.of();
     for (String table : tables) {
       try {
-        UpsertBuffer upsert = upsertModeUsed ? upsertBuffer(table) : null;
+        UpsertBuffer upsert = upsertModeUsed ? upserts.buffer(table) : null;
         if (upsert != null) {
-          changes.add(readChange(table, upsert, record));
+          changes.add(upserts.read(table, upsert, record));
           continue;
         }
         TableState state = states.state(table, record);
@@ -213,7 +205,7 @@ public final class SinkWriter implements AutoCloseable {
     }
     for (FoldedChange change : changes) {
       if (change != null) {
-        change.buffer.add(change.change, change.row, change.key, change.schemaId);
+        change.fold();
       }
     }
   }
@@ -237,76 +229,15 @@ public final class SinkWriter implements AutoCloseable {
         e);
   }
 
-  /** A change read and converted, to fold in once every table of the record took it. */
-  private record FoldedChange(
-      UpsertBuffer buffer, Change change, Record row, Record key, int schemaId) {}
-
-  /** The table's upsert buffer, or null if the table appends. */
-  private UpsertBuffer upsertBuffer(String table) {
-    Optional<UpsertBuffer> upsert = upserts.get(table);
-    if (upsert == null) {
-      TableConfig tableConfig = config.tableConfig(table);
-      upsert = tableConfig.upsert().map(options -> newUpsertBuffer(tableConfig, options));
-      upserts.put(table, upsert);
-    }
-    return upsert.orElse(null);
-  }
-
-  private UpsertBuffer newUpsertBuffer(TableConfig tableConfig, CdcOptions options) {
-    return new UpsertBuffer(tableConfig.table(), options, tableConfig.idColumns(), convertOptions);
-  }
-
-  /**
-   * Reads the change {@code record} makes to an upsert table and converts its image and key; null
-   * for a delete or a truncate of a table that does not exist.
-   *
-   * @throws BadChangeException if the record makes no change (a bad record)
-   * @throws org.apache.kafka.connect.errors.DataException if the image or key does not fit the
-   *     table (a bad record)
-   */
-  private FoldedChange readChange(String table, UpsertBuffer upsert, SinkRecord record) {
-    Change change = upsert.read(record);
-    keyColumns.learn(table, change, record);
-    switch (change.kind()) {
-      case UPSERT -> {
-        TableState state = states.state(table, change.record());
-        Record row = state.convert(change.record());
-        Schema schema = state.writer().schema();
-        Record key = UpsertBuffer.keyOf(row, state.keySchema());
-        return new FoldedChange(upsert, change, row, key, schema.schemaId());
-      }
-      case DELETE -> {
-        TableState state = states.existingState(table);
-        if (state == null) {
-          return null; // no table yet, so no row to delete
-        }
-        Schema schema = state.writer().schema();
-        Record key = upsert.keyOfDelete(change, state.keySchema());
-        return new FoldedChange(upsert, change, null, key, schema.schemaId());
-      }
-      case TRUNCATE -> {
-        // without the table there is nothing committed to remove, and nothing folded either (an
-        // upsert would have created it)
-        return states.existingState(table) == null
-            ? null
-            : new FoldedChange(upsert, change, null, null, -1);
-      }
-      case SKIP -> {
-        return new FoldedChange(upsert, change, null, null, -1);
-      }
-      default -> throw new IllegalStateException("a " + change.kind() + " in table " + table);
-    }
-  }
-
   /**
    * Completes every writer and takes what was processed since the last hand-over; afterwards this
    * writer holds nothing and goes on writing.
    */
   public HandOver handOver() {
-    Map<TableIdentifier, KeyHandOver> keyFiles = upserts.isEmpty() ? Map.of() : flushUpserts();
+    Map<TableIdentifier, KeyHandOver> keyFiles = upserts.isEmpty() ? Map.of() : upserts.flush();
     List<WrittenFiles> written = pool.complete();
     if (!keyFiles.isEmpty()) {
-      written = withKeyFiles(written, keyFiles);
+      written = UpsertTables.withKeyFiles(written, keyFiles);
     }
     List<TableFiles> files = new ArrayList<>(written.size());
     for (WrittenFiles table : written) {
@@ -316,64 +247,6 @@ public final class SinkWriter implements AutoCloseable {
     HandOver handOver = new HandOver(files, positions);
     positions.clear();
     return handOver;
-  }
-
-  /**
-   * Writes the final images of every upsert table through its writer, and its retired keys to a key
-   * file; a table that was truncated gets one even without retired keys, as it is the key file's
-   * manifest that tells the coordinator of the truncate.
-   */
-  private Map<TableIdentifier, KeyHandOver> flushUpserts() {
-    Map<TableIdentifier, KeyHandOver> keyFiles = new HashMap<>();
-    for (Map.Entry<String, Optional<UpsertBuffer>> entry : upserts.entrySet()) {
-      UpsertBuffer upsert = entry.getValue().orElse(null);
-      if (upsert == null) {
-        continue;
-      }
-      if (upsert.isEmpty()) {
-        upsert.drop();
-        continue;
-      }
-      TableState state = states.loaded(entry.getKey());
-      boolean truncated = upsert.truncated();
-      ChangeSources sources = upsert.changeSources();
-      TableWriter writer = state.writer();
-      List<Record> retired = upsert.flush(writer, state::convert);
-      if (!retired.isEmpty() || truncated) {
-        Schema schema = writer.schema();
-        keyFiles.put(
-            writer.identifier(),
-            new KeyHandOver(
-                KeyFiles.write(
-                    state.table(),
-                    UpsertBuffer.keySchema(schema),
-                    schema.identifierFieldIds(),
-                    retired,
-                    config.taskIndex()),
-                sources));
-      }
-    }
-    return keyFiles;
-  }
-
-  /** A table's key file of a hand-over, and the sources of its changes. */
-  private record KeyHandOver(DeleteFile keyFile, ChangeSources sources) {}
-
-  /** The tables' written files with their key files, and the tables with key files only. */
-  private static List<WrittenFiles> withKeyFiles(
-      List<WrittenFiles> written, Map<TableIdentifier, KeyHandOver> keyFiles) {
-    Map<TableIdentifier, KeyHandOver> left = new HashMap<>(keyFiles);
-    List<WrittenFiles> all = new ArrayList<>(written.size() + keyFiles.size());
-    for (WrittenFiles files : written) {
-      KeyHandOver keys = left.remove(files.table());
-      all.add(keys == null ? files : files.withKeyFiles(List.of(keys.keyFile()), keys.sources()));
-    }
-    left.forEach(
-        (table, keys) ->
-            all.add(
-                new WrittenFiles(
-                    table, List.of(), List.of(keys.keyFile()), Map.of(), keys.sources())));
-    return all;
   }
 
   /**
@@ -411,14 +284,7 @@ public final class SinkWriter implements AutoCloseable {
       before = sources.size();
       dropped.addAll(pool.abandon(sources));
       sources.addAll(dropped);
-      for (Optional<UpsertBuffer> upsert : upserts.values()) {
-        UpsertBuffer buffer = upsert.orElse(null);
-        if (buffer != null && !Collections.disjoint(buffer.sources(), sources)) {
-          dropped.addAll(buffer.sources());
-          sources.addAll(buffer.sources());
-          buffer.drop();
-        }
-      }
+      upserts.dropSharing(sources, dropped);
     } while (sources.size() > before);
     return dropped;
   }
@@ -435,7 +301,7 @@ public final class SinkWriter implements AutoCloseable {
     Map<TopicPartition, Long> rewind = new HashMap<>();
     positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
     positions.clear();
-    upserts.values().forEach(upsert -> upsert.ifPresent(UpsertBuffer::drop));
+    upserts.dropAll();
     pool.reset();
     states.reopenWriters();
     return rewind;
@@ -449,9 +315,7 @@ public final class SinkWriter implements AutoCloseable {
     WriterPoolStats stats = pool.stats();
     long bytes = stats.bytesWritten() - bytesAtHandOver + stats.bufferedBytesEstimate();
     if (upsertModeUsed) {
-      for (Optional<UpsertBuffer> upsert : upserts.values()) {
-        bytes += upsert.map(UpsertBuffer::heldBytes).orElse(0L);
-      }
+      bytes += upserts.heldBytes();
     }
     return bytes;
   }
@@ -462,7 +326,7 @@ public final class SinkWriter implements AutoCloseable {
 
   /** The changes an upsert table's records carried, from this writer's creation. */
   public Optional<ChangeCounts> changeCounts(String table) {
-    return upserts.getOrDefault(table, Optional.empty()).map(UpsertBuffer::counts);
+    return upserts.counts(table);
   }
 
   /** The counters for the task's metrics, from this writer's creation. */
@@ -472,14 +336,11 @@ public final class SinkWriter implements AutoCloseable {
     long deleted = 0;
     long skipped = 0;
     long truncated = 0;
-    for (Optional<UpsertBuffer> upsert : upserts.values()) {
-      if (upsert.isPresent()) {
-        ChangeCounts changes = upsert.get().counts();
-        upserted += changes.upserts();
-        deleted += changes.deletes();
-        skipped += changes.skipped();
-        truncated += changes.truncates();
-      }
+    for (ChangeCounts changes : upserts.counts()) {
+      upserted += changes.upserts();
+      deleted += changes.deletes();
+      skipped += changes.skipped();
+      truncated += changes.truncates();
     }
     return new WriterCounts(
         stats.recordsWritten(),
