@@ -7,44 +7,24 @@ package io.floe.connect.write;
 import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.cdc.BadChangeException;
-import io.floe.connect.cdc.CdcOptions;
-import io.floe.connect.cdc.Change;
 import io.floe.connect.cdc.ChangeCounts;
 import io.floe.connect.config.FloeSinkConfig;
-import io.floe.connect.config.TableConfig;
-import io.floe.connect.convert.AbsentField;
-import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
-import io.floe.connect.convert.ConverterCache;
-import io.floe.connect.convert.FormerNames;
-import io.floe.connect.convert.KafkaMetadataColumn;
-import io.floe.connect.convert.RecordConverter;
-import io.floe.connect.convert.RecordConverters;
-import io.floe.connect.convert.SchemaInference;
 import io.floe.connect.metrics.WriterCounts;
 import io.floe.connect.route.RecordRouter;
-import io.floe.connect.schema.AddColumn;
-import io.floe.connect.schema.ColumnNames;
-import io.floe.connect.schema.SchemaChange;
-import io.floe.connect.schema.SchemaDiff;
-import io.floe.connect.schema.SchemaEvolver;
-import io.floe.connect.schema.SetIdentifierFields;
+import io.floe.connect.write.TableStates.TableState;
+import io.floe.connect.write.UpsertTables.FoldedChange;
+import io.floe.connect.write.UpsertTables.KeyHandOver;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
@@ -55,39 +35,32 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * A task's way from {@code SinkRecord}s to data files (ARCHITECTURE.md, "Writing"): routes each
  * record, converts it with the cached plan of its (record schema, table schema) pair, creates
- * missing tables, and writes the row to the table's writer. It also remembers, per source
- * partition, how far the task got, so that a hand-over commits exactly what was processed.
+ * missing tables, and writes the row to the table's writer; the tables, their writers and their
+ * schemas' evolution are its {@link TableStates}. It also remembers, per source partition, how far
+ * the task got, so that a hand-over commits exactly what was processed.
  *
- * <p>A table in upsert mode takes its records as changes of keys, folded until the hand-over by its
- * {@link UpsertBuffer}; the hand-over writes the final images as data files and the retired keys as
- * a key file ({@link KeyFiles}). A tombstone has no value to route by: with a static table list and
- * no route field it deletes its key in every listed table in upsert mode (the other tables ignore
- * it), and goes to the tombstone outcome only when no table is in upsert mode. With a route field
- * or dynamic routing a tombstone always goes to the tombstone outcome: deletes must then come as
- * records that carry the route value (a Debezium {@code d}, or {@code __deleted=true}). When no
- * table is in upsert mode none of this costs anything.
+ * <p>A table in upsert mode takes its records as changes of keys ({@link UpsertTables}), folded
+ * until the hand-over by its {@link UpsertBuffer}; the hand-over writes the final images as data
+ * files and the retired keys as a key file ({@link KeyFiles}). A tombstone has no value to route
+ * by: with a static table list and no route field it deletes its key in every listed table in
+ * upsert mode (the other tables ignore it), and goes to the tombstone outcome only when no table is
+ * in upsert mode. With a route field or dynamic routing a tombstone always goes to the tombstone
+ * outcome: deletes must then come as records that carry the route value (a Debezium {@code d}, or
+ * {@code __deleted=true}). When no table is in upsert mode none of this costs anything.
  *
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */
 public final class SinkWriter implements AutoCloseable {
-  private final FloeSinkConfig config;
   private final RecordRouter router;
-  private final TableProvider tables;
   private final WriterPool pool;
-  private final ConvertOptions convertOptions;
-  private final Optional<String> metadataColumn;
-  private final boolean evolveSchemas;
   private final RecordOutcomes outcomes;
-  private final Map<String, TableState> states = new HashMap<>();
+  private final TableStates states;
+  private final UpsertTables upserts;
   private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
   private final boolean upsertModeUsed;
   private final List<String> tombstoneTables;
-  private final Map<String, Optional<UpsertBuffer>> upserts = new LinkedHashMap<>();
-  // key columns learnt from the record keys of upsert tables without id-columns
-  private final Map<String, List<String>> keyColumns = new HashMap<>();
   private long bytesAtHandOver;
   private long conversionErrors;
-  private long schemaChanges;
 
   /**
    * What happens to records that are not written: the seam to the bad-record policy, which either
@@ -134,20 +107,25 @@ public final class SinkWriter implements AutoCloseable {
         outcomes);
   }
 
-  public SinkWriter(
+  private SinkWriter(
       FloeSinkConfig config,
-      TableProvider tables,
+      TableProvider provider,
       WriterPool pool,
       ConvertOptions convertOptions,
       RecordOutcomes outcomes) {
-    this.config = config;
     this.router = RecordRouter.from(config);
-    this.tables = tables;
     this.pool = pool;
-    this.convertOptions = convertOptions;
-    this.metadataColumn = config.kafkaMetadataColumn();
-    this.evolveSchemas = config.evolveSchemaEnabled();
     this.outcomes = outcomes;
+    KeyColumns keyColumns = new KeyColumns(config);
+    this.states =
+        new TableStates(
+            provider,
+            pool,
+            convertOptions,
+            config.kafkaMetadataColumn(),
+            config.evolveSchemaEnabled(),
+            keyColumns);
+    this.upserts = new UpsertTables(config, convertOptions, states, keyColumns);
     this.upsertModeUsed = config.upsertModeUsed();
     this.tombstoneTables =
         upsertModeUsed && config.routeField().isEmpty() && !config.dynamicTablesEnabled()
@@ -203,12 +181,12 @@ public final class SinkWriter implements AutoCloseable {
     List<FoldedChange> changes = upsertModeUsed ? new ArrayList<>() : List.of();
     for (String table : tables) {
       try {
-        UpsertBuffer upsert = upsertModeUsed ? upsertBuffer(table) : null;
+        UpsertBuffer upsert = upsertModeUsed ? upserts.buffer(table) : null;
         if (upsert != null) {
-          changes.add(readChange(table, upsert, record));
+          changes.add(upserts.read(table, upsert, record));
           continue;
         }
-        TableState state = state(table, record);
+        TableState state = states.state(table, record);
         rows.add(state.convert(record));
         targets.add(state);
       } catch (BadChangeException e) {
@@ -223,11 +201,11 @@ public final class SinkWriter implements AutoCloseable {
       }
     }
     for (int i = 0; i < targets.size(); i++) {
-      targets.get(i).writer.write(origin, offset, timestamp, rows.get(i));
+      targets.get(i).writer().write(origin, offset, timestamp, rows.get(i));
     }
     for (FoldedChange change : changes) {
       if (change != null) {
-        change.buffer.add(change.change, change.row, change.key, change.schemaId);
+        change.fold();
       }
     }
   }
@@ -251,243 +229,24 @@ public final class SinkWriter implements AutoCloseable {
         e);
   }
 
-  /** A change read and converted, to fold in once every table of the record took it. */
-  private record FoldedChange(
-      UpsertBuffer buffer, Change change, Record row, Record key, int schemaId) {}
-
-  /** The table's upsert buffer, or null if the table appends. */
-  private UpsertBuffer upsertBuffer(String table) {
-    Optional<UpsertBuffer> upsert = upserts.get(table);
-    if (upsert == null) {
-      TableConfig tableConfig = config.tableConfig(table);
-      upsert = tableConfig.upsert().map(options -> newUpsertBuffer(tableConfig, options));
-      upserts.put(table, upsert);
-    }
-    return upsert.orElse(null);
-  }
-
-  private UpsertBuffer newUpsertBuffer(TableConfig tableConfig, CdcOptions options) {
-    return new UpsertBuffer(tableConfig.table(), options, tableConfig.idColumns(), convertOptions);
-  }
-
-  /**
-   * The key columns of a table: its {@code id-columns}, else the fields of the record keys of its
-   * changes (Debezium's key struct names the primary key columns), as the first change read told
-   * them. They become the table's identifier fields.
-   */
-  private List<String> keyColumns(String table) {
-    List<String> configured = config.tableConfig(table).idColumns();
-    return configured.isEmpty() ? keyColumns.getOrDefault(table, List.of()) : configured;
-  }
-
-  /**
-   * Learns a table's key columns from a change's key when {@code id-columns} does not give them.
-   *
-   * @throws org.apache.kafka.connect.errors.DataException (a bad record) if the key has other
-   *     fields than the table's earlier changes had
-   */
-  private void learnKeyColumns(String table, Change change, SinkRecord record) {
-    if (change.key() == null || !config.tableConfig(table).idColumns().isEmpty()) {
-      return;
-    }
-    List<String> columns = change.key().columns();
-    List<String> known = keyColumns.putIfAbsent(table, columns);
-    if (known != null && !known.equals(columns)) {
-      throw new org.apache.kafka.connect.errors.DataException(
-          "The record key of the record at "
-              + record.topic()
-              + "-"
-              + record.kafkaPartition()
-              + " offset "
-              + record.kafkaOffset()
-              + " has the fields "
-              + columns
-              + ", while the key columns of table "
-              + table
-              + " are "
-              + known
-              + " (from the keys of its earlier changes); set "
-              + TableConfig.key(table, TableConfig.ID_COLUMNS)
-              + " to read the key from the row instead");
-    }
-  }
-
-  /**
-   * Reads the change {@code record} makes to an upsert table and converts its image and key; null
-   * for a delete or a truncate of a table that does not exist.
-   *
-   * @throws BadChangeException if the record makes no change (a bad record)
-   * @throws org.apache.kafka.connect.errors.DataException if the image or key does not fit the
-   *     table (a bad record)
-   */
-  private FoldedChange readChange(String table, UpsertBuffer upsert, SinkRecord record) {
-    Change change = upsert.read(record);
-    learnKeyColumns(table, change, record);
-    switch (change.kind()) {
-      case UPSERT -> {
-        TableState state = state(table, change.record());
-        Record row = state.convert(change.record());
-        Schema schema = state.writer.schema();
-        Record key = UpsertBuffer.keyOf(row, state.keySchema());
-        return new FoldedChange(upsert, change, row, key, schema.schemaId());
-      }
-      case DELETE -> {
-        TableState state = existingState(table);
-        if (state == null) {
-          return null; // no table yet, so no row to delete
-        }
-        Schema schema = state.writer.schema();
-        Record key = upsert.keyOfDelete(change, state.keySchema());
-        return new FoldedChange(upsert, change, null, key, schema.schemaId());
-      }
-      case TRUNCATE -> {
-        // without the table there is nothing committed to remove, and nothing folded either (an
-        // upsert would have created it)
-        return existingState(table) == null
-            ? null
-            : new FoldedChange(upsert, change, null, null, -1);
-      }
-      case SKIP -> {
-        return new FoldedChange(upsert, change, null, null, -1);
-      }
-      default -> throw new IllegalStateException("a " + change.kind() + " in table " + table);
-    }
-  }
-
-  private TableState state(String name, SinkRecord record) {
-    TableState state = states.get(name);
-    if (state == null) {
-      state =
-          newState(
-              name,
-              tables
-                  .load(name)
-                  .orElseGet(
-                      () -> tables.loadOrCreate(name, schemaFor(name, record), keyColumns(name))));
-    }
-    return state;
-  }
-
-  /** The state of a table that exists, or null. */
-  private TableState existingState(String name) {
-    TableState state = states.get(name);
-    if (state == null) {
-      Optional<Table> table = tables.load(name);
-      state = table.isPresent() ? newState(name, table.get()) : null;
-    }
-    return state;
-  }
-
-  private TableState newState(String name, Table table) {
-    TableWriter writer = pool.writerFor(TableIdentifier.parse(name), id -> table);
-    TableState state = new TableState(name, table, writer);
-    if (evolveSchemas && metadataColumn.isPresent()) {
-      state.addMetadataColumn(metadataColumn.get());
-    }
-    List<String> idColumns = keyColumns(name);
-    state.evolve(schema -> SetIdentifierFields.toMatch(name, schema, idColumns));
-    states.put(name, state);
-    return state;
-  }
-
-  private Schema schemaFor(String name, SinkRecord record) {
-    Schema schema =
-        record.valueSchema() != null
-            ? ConnectSchemas.toIcebergSchema(record.valueSchema(), convertOptions)
-            : SchemaInference.inferSchema(record.value());
-    ColumnNames.checkNew(name, null, schema);
-    return metadataColumn.map(column -> KafkaMetadataColumn.addTo(schema, column)).orElse(schema);
-  }
-
   /**
    * Completes every writer and takes what was processed since the last hand-over; afterwards this
    * writer holds nothing and goes on writing.
    */
   public HandOver handOver() {
-    Map<TableIdentifier, KeyHandOver> keyFiles = upserts.isEmpty() ? Map.of() : flushUpserts();
+    Map<TableIdentifier, KeyHandOver> keyFiles = upserts.isEmpty() ? Map.of() : upserts.flush();
     List<WrittenFiles> written = pool.complete();
     if (!keyFiles.isEmpty()) {
-      written = withKeyFiles(written, keyFiles);
+      written = UpsertTables.withKeyFiles(written, keyFiles);
     }
     List<TableFiles> files = new ArrayList<>(written.size());
     for (WrittenFiles table : written) {
-      TableState state = states.get(table.table().toString());
-      Table icebergTable = state != null ? state.table : null;
-      if (icebergTable == null) {
-        icebergTable = findTable(table.table());
-      }
-      files.add(new TableFiles(table.table().toString(), icebergTable, table));
+      files.add(new TableFiles(table.table().toString(), states.table(table.table()), table));
     }
     bytesAtHandOver = pool.stats().bytesWritten();
     HandOver handOver = new HandOver(files, positions);
     positions.clear();
     return handOver;
-  }
-
-  /**
-   * Writes the final images of every upsert table through its writer, and its retired keys to a key
-   * file; a table that was truncated gets one even without retired keys, as it is the key file's
-   * manifest that tells the coordinator of the truncate.
-   */
-  private Map<TableIdentifier, KeyHandOver> flushUpserts() {
-    Map<TableIdentifier, KeyHandOver> keyFiles = new HashMap<>();
-    for (Map.Entry<String, Optional<UpsertBuffer>> entry : upserts.entrySet()) {
-      UpsertBuffer upsert = entry.getValue().orElse(null);
-      if (upsert == null) {
-        continue;
-      }
-      if (upsert.isEmpty()) {
-        upsert.drop();
-        continue;
-      }
-      TableState state = states.get(entry.getKey());
-      boolean truncated = upsert.truncated();
-      ChangeSources sources = upsert.changeSources();
-      List<Record> retired = upsert.flush(state.writer, state::convert);
-      if (!retired.isEmpty() || truncated) {
-        Schema schema = state.writer.schema();
-        keyFiles.put(
-            state.writer.identifier(),
-            new KeyHandOver(
-                KeyFiles.write(
-                    state.table,
-                    UpsertBuffer.keySchema(schema),
-                    schema.identifierFieldIds(),
-                    retired,
-                    config.taskIndex()),
-                sources));
-      }
-    }
-    return keyFiles;
-  }
-
-  /** A table's key file of a hand-over, and the sources of its changes. */
-  private record KeyHandOver(DeleteFile keyFile, ChangeSources sources) {}
-
-  /** The tables' written files with their key files, and the tables with key files only. */
-  private static List<WrittenFiles> withKeyFiles(
-      List<WrittenFiles> written, Map<TableIdentifier, KeyHandOver> keyFiles) {
-    Map<TableIdentifier, KeyHandOver> left = new HashMap<>(keyFiles);
-    List<WrittenFiles> all = new ArrayList<>(written.size() + keyFiles.size());
-    for (WrittenFiles files : written) {
-      KeyHandOver keys = left.remove(files.table());
-      all.add(keys == null ? files : files.withKeyFiles(List.of(keys.keyFile()), keys.sources()));
-    }
-    left.forEach(
-        (table, keys) ->
-            all.add(
-                new WrittenFiles(
-                    table, List.of(), List.of(keys.keyFile()), Map.of(), keys.sources())));
-    return all;
-  }
-
-  private Table findTable(TableIdentifier id) {
-    for (TableState state : states.values()) {
-      if (state.writer.identifier().equals(id)) {
-        return state.table;
-      }
-    }
-    throw new IllegalStateException("no writer state for table " + id);
   }
 
   /**
@@ -525,14 +284,7 @@ public final class SinkWriter implements AutoCloseable {
       before = sources.size();
       dropped.addAll(pool.abandon(sources));
       sources.addAll(dropped);
-      for (Optional<UpsertBuffer> upsert : upserts.values()) {
-        UpsertBuffer buffer = upsert.orElse(null);
-        if (buffer != null && !Collections.disjoint(buffer.sources(), sources)) {
-          dropped.addAll(buffer.sources());
-          sources.addAll(buffer.sources());
-          buffer.drop();
-        }
-      }
+      upserts.dropSharing(sources, dropped);
     } while (sources.size() > before);
     return dropped;
   }
@@ -549,11 +301,9 @@ public final class SinkWriter implements AutoCloseable {
     Map<TopicPartition, Long> rewind = new HashMap<>();
     positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
     positions.clear();
-    upserts.values().forEach(upsert -> upsert.ifPresent(UpsertBuffer::drop));
+    upserts.dropAll();
     pool.reset();
-    for (TableState state : states.values()) {
-      state.writer = pool.writerFor(TableIdentifier.parse(state.name), id -> state.table);
-    }
+    states.reopenWriters();
     return rewind;
   }
 
@@ -565,9 +315,7 @@ public final class SinkWriter implements AutoCloseable {
     WriterPoolStats stats = pool.stats();
     long bytes = stats.bytesWritten() - bytesAtHandOver + stats.bufferedBytesEstimate();
     if (upsertModeUsed) {
-      for (Optional<UpsertBuffer> upsert : upserts.values()) {
-        bytes += upsert.map(UpsertBuffer::heldBytes).orElse(0L);
-      }
+      bytes += upserts.heldBytes();
     }
     return bytes;
   }
@@ -578,7 +326,7 @@ public final class SinkWriter implements AutoCloseable {
 
   /** The changes an upsert table's records carried, from this writer's creation. */
   public Optional<ChangeCounts> changeCounts(String table) {
-    return upserts.getOrDefault(table, Optional.empty()).map(UpsertBuffer::counts);
+    return upserts.counts(table);
   }
 
   /** The counters for the task's metrics, from this writer's creation. */
@@ -588,14 +336,11 @@ public final class SinkWriter implements AutoCloseable {
     long deleted = 0;
     long skipped = 0;
     long truncated = 0;
-    for (Optional<UpsertBuffer> upsert : upserts.values()) {
-      if (upsert.isPresent()) {
-        ChangeCounts changes = upsert.get().counts();
-        upserted += changes.upserts();
-        deleted += changes.deletes();
-        skipped += changes.skipped();
-        truncated += changes.truncates();
-      }
+    for (ChangeCounts changes : upserts.counts()) {
+      upserted += changes.upserts();
+      deleted += changes.deletes();
+      skipped += changes.skipped();
+      truncated += changes.truncates();
     }
     return new WriterCounts(
         stats.recordsWritten(),
@@ -605,7 +350,7 @@ public final class SinkWriter implements AutoCloseable {
         stats.filesClosedForMemory(),
         stats.filesClosedForOpenFiles(),
         conversionErrors,
-        schemaChanges,
+        states.schemaChanges(),
         upserted,
         deleted,
         skipped,
@@ -618,137 +363,5 @@ public final class SinkWriter implements AutoCloseable {
     upserts.clear();
     states.clear();
     positions.clear();
-  }
-
-  /** A table as this task writes it: its writer and the converters for its current schema. */
-  private final class TableState {
-    private final String name;
-    private final Table table;
-    private TableWriter writer;
-    private final ConverterCache converters;
-    private KafkaMetadataColumn metadata;
-    private int boundSchemaId = -1;
-    private Schema keySchema;
-    private int keySchemaOf = -1;
-    private final Map<org.apache.kafka.connect.data.Schema, Integer> compatibleAt =
-        new IdentityHashMap<>();
-
-    TableState(String name, Table table, TableWriter writer) {
-      this.name = name;
-      this.table = table;
-      this.writer = writer;
-      this.converters =
-          new ConverterCache(
-              ConverterCache.DEFAULT_MAX_ENTRIES,
-              RecordConverters.factory(convertOptions, this::formerNames));
-    }
-
-    /**
-     * The writer's schema narrowed to its identifier fields, built once per schema: every key of
-     * the table is a row of it (a schema built per record would also fill Iceberg's per-type caches
-     * of generic records).
-     */
-    Schema keySchema() {
-      Schema schema = writer.schema();
-      if (keySchema == null || keySchemaOf != schema.schemaId()) {
-        keySchema = UpsertBuffer.keySchema(schema);
-        keySchemaOf = schema.schemaId();
-      }
-      return keySchema;
-    }
-
-    Record convert(SinkRecord record) {
-      if (evolveSchemas) {
-        evolveFor(record);
-      }
-      Schema schema = writer.schema();
-      RecordConverter converter = converters.get(record.valueSchema(), schema);
-      Record row = converter.convert(record.value());
-      if (metadataColumn.isPresent()) {
-        if (boundSchemaId != schema.schemaId() || metadata == null) {
-          metadata = KafkaMetadataColumn.bind(schema, metadataColumn.get());
-          boundSchemaId = schema.schemaId();
-        }
-        metadata.fill(row, record);
-      }
-      return row;
-    }
-
-    /**
-     * Evolves the table when the record has fields or types it lacks. A record schema found
-     * compatible with the current table schema is remembered (by identity), so records of
-     * interleaved schema versions cost one map lookup each, and older versions write into the same
-     * files once the table holds the union of their fields.
-     *
-     * @throws io.floe.connect.schema.IncompatibleSchemaException (a bad record) if no safe change
-     *     makes the table accept the record; the table is untouched
-     */
-    private void evolveFor(SinkRecord record) {
-      org.apache.kafka.connect.data.Schema valueSchema = record.valueSchema();
-      int tableSchemaId = writer.schema().schemaId();
-      if (valueSchema == null) {
-        List<AbsentField> absent =
-            converters.get(null, writer.schema()).absentFromTable(record.value());
-        if (!absent.isEmpty()) {
-          Object value = record.value();
-          evolve(
-              schema -> SchemaDiff.additions(converters.get(null, schema).absentFromTable(value)));
-        }
-        return;
-      }
-      Integer checkedAt = compatibleAt.get(valueSchema);
-      if (checkedAt != null && checkedAt == tableSchemaId) {
-        return;
-      }
-      Schema current = writer.schema();
-      if (!SchemaDiff.between(name, valueSchema, current, formerNames(current), convertOptions)
-          .isEmpty()) {
-        evolve(
-            schema ->
-                SchemaDiff.between(name, valueSchema, schema, formerNames(schema), convertOptions));
-      }
-      if (compatibleAt.size() >= ConverterCache.DEFAULT_MAX_ENTRIES) {
-        compatibleAt.clear();
-      }
-      compatibleAt.put(valueSchema, writer.schema().schemaId());
-    }
-
-    /**
-     * The names the columns of {@code schema} had in the table's earlier schemas, so that records
-     * of a version older than a rename write into the renamed column.
-     */
-    private FormerNames formerNames(Schema schema) {
-      return FormerNames.of(table.schemas().values(), schema);
-    }
-
-    /** Adds the Kafka metadata column to a table that lacks it. */
-    void addMetadataColumn(String column) {
-      if (table.schema().findField(column) != null) {
-        return;
-      }
-      evolve(
-          schema ->
-              schema.findField(column) != null
-                  ? List.of()
-                  : List.of(
-                      new AddColumn(
-                          null,
-                          column,
-                          KafkaMetadataColumn.addTo(schema, column).findField(column).type(),
-                          "Where the row came from in Kafka")));
-    }
-
-    private void evolve(Function<Schema, List<SchemaChange>> diff) {
-      Schema evolved = SchemaEvolver.evolve(table, diff);
-      if (evolved.schemaId() != writer.schema().schemaId()) {
-        writer.reopen(table);
-        schemaChanges++;
-      }
-    }
-
-    @Override
-    public String toString() {
-      return name;
-    }
   }
 }

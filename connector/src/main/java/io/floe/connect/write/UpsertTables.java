@@ -1,0 +1,231 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.write;
+
+import io.floe.connect.cdc.BadChangeException;
+import io.floe.connect.cdc.Change;
+import io.floe.connect.cdc.ChangeCounts;
+import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.TableConfig;
+import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.write.TableStates.TableState;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * What the task's tables in upsert mode do with their records and at the hand-over
+ * (ARCHITECTURE.md, "Upsert commits"). A table's records are changes of keys, read and converted
+ * when they come and folded by the table's {@link UpsertBuffer} (made at its first record) until
+ * the hand-over, which writes the final images through the table's writer and the retired keys to a
+ * key file ({@link KeyFiles}). When no table is in upsert mode this holds nothing.
+ *
+ * <p>Not thread-safe: used under the {@link SinkWriter}'s caller's lock.
+ */
+final class UpsertTables {
+  private final FloeSinkConfig config;
+  private final ConvertOptions convertOptions;
+  private final TableStates states;
+  private final KeyColumns keyColumns;
+  private final Map<String, Optional<UpsertBuffer>> upserts = new LinkedHashMap<>();
+
+  UpsertTables(
+      FloeSinkConfig config,
+      ConvertOptions convertOptions,
+      TableStates states,
+      KeyColumns keyColumns) {
+    this.config = config;
+    this.convertOptions = convertOptions;
+    this.states = states;
+    this.keyColumns = keyColumns;
+  }
+
+  /** A change read and converted, to fold in once every table of the record took it. */
+  record FoldedChange(UpsertBuffer buffer, Change change, Record row, Record key, int schemaId) {
+    void fold() {
+      buffer.add(change, row, key, schemaId);
+    }
+  }
+
+  /** A table's key file of a hand-over, and the sources of its changes. */
+  record KeyHandOver(DeleteFile keyFile, ChangeSources sources) {}
+
+  /** The table's upsert buffer, or null if the table appends. */
+  UpsertBuffer buffer(String table) {
+    Optional<UpsertBuffer> upsert = upserts.get(table);
+    if (upsert == null) {
+      TableConfig tableConfig = config.tableConfig(table);
+      upsert =
+          tableConfig
+              .upsert()
+              .map(
+                  options ->
+                      new UpsertBuffer(
+                          tableConfig.table(), options, tableConfig.idColumns(), convertOptions));
+      upserts.put(table, upsert);
+    }
+    return upsert.orElse(null);
+  }
+
+  /**
+   * Reads the change {@code record} makes to an upsert table and converts its image and key; null
+   * for a delete or a truncate of a table that does not exist.
+   *
+   * @throws BadChangeException if the record makes no change (a bad record)
+   * @throws org.apache.kafka.connect.errors.DataException if the image or key does not fit the
+   *     table (a bad record)
+   */
+  FoldedChange read(String table, UpsertBuffer upsert, SinkRecord record) {
+    Change change = upsert.read(record);
+    keyColumns.learn(table, change, record);
+    switch (change.kind()) {
+      case UPSERT -> {
+        TableState state = states.state(table, change.record());
+        Record row = state.convert(change.record());
+        Schema schema = state.writer().schema();
+        Record key = UpsertBuffer.keyOf(row, state.keySchema());
+        return new FoldedChange(upsert, change, row, key, schema.schemaId());
+      }
+      case DELETE -> {
+        TableState state = states.existingState(table);
+        if (state == null) {
+          return null; // no table yet, so no row to delete
+        }
+        Schema schema = state.writer().schema();
+        Record key = upsert.keyOfDelete(change, state.keySchema());
+        return new FoldedChange(upsert, change, null, key, schema.schemaId());
+      }
+      case TRUNCATE -> {
+        // without the table there is nothing committed to remove, and nothing folded either (an
+        // upsert would have created it)
+        return states.existingState(table) == null
+            ? null
+            : new FoldedChange(upsert, change, null, null, -1);
+      }
+      case SKIP -> {
+        return new FoldedChange(upsert, change, null, null, -1);
+      }
+      default -> throw new IllegalStateException("a " + change.kind() + " in table " + table);
+    }
+  }
+
+  /** Whether no table of the task was found in upsert mode yet. */
+  boolean isEmpty() {
+    return upserts.isEmpty();
+  }
+
+  /**
+   * Writes the final images of every upsert table through its writer, and its retired keys to a key
+   * file; a table that was truncated gets one even without retired keys, as it is the key file's
+   * manifest that tells the coordinator of the truncate.
+   */
+  Map<TableIdentifier, KeyHandOver> flush() {
+    Map<TableIdentifier, KeyHandOver> keyFiles = new HashMap<>();
+    for (Map.Entry<String, Optional<UpsertBuffer>> entry : upserts.entrySet()) {
+      UpsertBuffer upsert = entry.getValue().orElse(null);
+      if (upsert == null) {
+        continue;
+      }
+      if (upsert.isEmpty()) {
+        upsert.drop();
+        continue;
+      }
+      TableState state = states.loaded(entry.getKey());
+      boolean truncated = upsert.truncated();
+      ChangeSources sources = upsert.changeSources();
+      TableWriter writer = state.writer();
+      List<Record> retired = upsert.flush(writer, state::convert);
+      if (!retired.isEmpty() || truncated) {
+        Schema schema = writer.schema();
+        keyFiles.put(
+            writer.identifier(),
+            new KeyHandOver(
+                KeyFiles.write(
+                    state.table(),
+                    UpsertBuffer.keySchema(schema),
+                    schema.identifierFieldIds(),
+                    retired,
+                    config.taskIndex()),
+                sources));
+      }
+    }
+    return keyFiles;
+  }
+
+  /** The tables' written files with their key files, and the tables with key files only. */
+  static List<WrittenFiles> withKeyFiles(
+      List<WrittenFiles> written, Map<TableIdentifier, KeyHandOver> keyFiles) {
+    Map<TableIdentifier, KeyHandOver> left = new HashMap<>(keyFiles);
+    List<WrittenFiles> all = new ArrayList<>(written.size() + keyFiles.size());
+    for (WrittenFiles files : written) {
+      KeyHandOver keys = left.remove(files.table());
+      all.add(keys == null ? files : files.withKeyFiles(List.of(keys.keyFile()), keys.sources()));
+    }
+    left.forEach(
+        (table, keys) ->
+            all.add(
+                new WrittenFiles(
+                    table, List.of(), List.of(keys.keyFile()), Map.of(), keys.sources())));
+    return all;
+  }
+
+  /**
+   * Drops the fold of every table that holds a change of one of {@code sources}, and adds the
+   * source partitions of each fold dropped to {@code sources} and to {@code dropped}.
+   */
+  void dropSharing(Set<TopicPartition> sources, Set<TopicPartition> dropped) {
+    for (Optional<UpsertBuffer> upsert : upserts.values()) {
+      UpsertBuffer buffer = upsert.orElse(null);
+      if (buffer != null && !Collections.disjoint(buffer.sources(), sources)) {
+        dropped.addAll(buffer.sources());
+        sources.addAll(buffer.sources());
+        buffer.drop();
+      }
+    }
+  }
+
+  /** Drops every table's folded changes. */
+  void dropAll() {
+    upserts.values().forEach(upsert -> upsert.ifPresent(UpsertBuffer::drop));
+  }
+
+  /** The estimated heap of every table's folded changes. */
+  long heldBytes() {
+    long bytes = 0;
+    for (Optional<UpsertBuffer> upsert : upserts.values()) {
+      bytes += upsert.map(UpsertBuffer::heldBytes).orElse(0L);
+    }
+    return bytes;
+  }
+
+  /** The changes an upsert table's records carried, from the creation of these tables. */
+  Optional<ChangeCounts> counts(String table) {
+    return upserts.getOrDefault(table, Optional.empty()).map(UpsertBuffer::counts);
+  }
+
+  /** The changes of each upsert table, from the creation of these tables. */
+  List<ChangeCounts> counts() {
+    List<ChangeCounts> counts = new ArrayList<>();
+    for (Optional<UpsertBuffer> upsert : upserts.values()) {
+      upsert.ifPresent(buffer -> counts.add(buffer.counts()));
+    }
+    return counts;
+  }
+
+  void clear() {
+    upserts.clear();
+  }
+}
