@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.DataFile;
@@ -76,6 +77,11 @@ final class UpsertEvents {
    */
   private static final long READ_SNAPSHOT_ID = 0L;
 
+  /**
+   * The names {@code write.Manifests} gives a hand-over's manifests: {@code
+   * <prefix>-s<spec>-m.avro} for data, {@code <prefix>-k-m.avro} for keys. Read only for events
+   * without a hand-over id.
+   */
   private static final Pattern MANIFEST_NAME = Pattern.compile("(.*)-(?:s\\d+|k)-m\\.avro");
 
   private final List<DataFile> dataFiles;
@@ -113,12 +119,11 @@ final class UpsertEvents {
     ordered.sort(
         Comparator.comparingInt(PendingEvent::controlPartition)
             .thenComparingLong(PendingEvent::controlOffset));
-    Map<String, HandOver> handOvers = new LinkedHashMap<>();
+    Map<HandOverKey, HandOver> handOvers = new LinkedHashMap<>();
     List<String> transport = new ArrayList<>();
     for (PendingEvent pending : ordered) {
       DataWritten event = pending.event();
-      HandOver handOver =
-          handOvers.computeIfAbsent(handOverOf(event.manifestLocation()), k -> new HandOver());
+      HandOver handOver = handOvers.computeIfAbsent(handOverOf(event), k -> new HandOver());
       ManifestFile manifest = new Readable(new EventManifest(event));
       transport.add(event.manifestLocation());
       if (event.content() == ManifestContent.DATA) {
@@ -213,14 +218,30 @@ final class UpsertEvents {
   }
 
   /**
-   * The hand-over a worker's manifest belongs to: its name without the part that tells the
-   * manifests of one hand-over of a table apart ({@code <prefix>-s<spec>-m.avro} for data, {@code
-   * <prefix>-k-m.avro} for keys; {@code write.Manifests} names them so).
+   * The hand-over a worker's manifest belongs to: the hand-over id its event carries, under the
+   * name the manifest's table was routed to (a hand-over holds one fold of changes per route name,
+   * and two names of one table, {@code db.Orders} and {@code db.orders}, are committed together).
+   *
+   * <p>An event without an id comes from a Floe older than {@code DataWritten} version 3, still
+   * read from the control topic after an upgrade: its hand-over is its manifest's name without the
+   * part that tells the manifests of one hand-over of a table apart, as {@link #MANIFEST_NAME}
+   * reads it. Only for those events; the fallback can go once no such Floe may have events left on
+   * the control topic.
    */
-  static String handOverOf(String manifestLocation) {
-    Matcher matcher = MANIFEST_NAME.matcher(manifestLocation);
-    return matcher.matches() ? matcher.group(1) : manifestLocation;
+  static HandOverKey handOverOf(DataWritten event) {
+    if (event.handOverId() != null) {
+      return new HandOverKey(event.table(), event.handOverId(), null);
+    }
+    Matcher matcher = MANIFEST_NAME.matcher(event.manifestLocation());
+    return new HandOverKey(
+        event.table(), null, matcher.matches() ? matcher.group(1) : event.manifestLocation());
   }
+
+  /**
+   * What tells a hand-over apart among a table's events: its route name and either its id or, for
+   * an event without one, its manifests' name prefix.
+   */
+  record HandOverKey(String table, UUID id, String namePrefix) {}
 
   /**
    * One hand-over's files, the source partitions of its changes, and, once read, its retired keys.

@@ -494,18 +494,20 @@ public final class Worker implements AutoCloseable {
     List<DataWritten> events = new ArrayList<>();
     int n = 0;
     // a fresh id per hand-over: another instance of this task (a zombie, or a replacement) may
-    // answer the same cycle, and must never write over this hand-over's manifests
+    // answer the same cycle, and must never write over this hand-over's manifests; every event
+    // carries it, so the coordinator takes the hand-over's manifests together
     UUID handOverId = UUID.randomUUID();
     for (TableFiles files : handOver.tables()) {
       String prefix = "floe-" + commitId + "-" + settings.taskId() + "-" + handOverId + "-" + n++;
       for (Manifests.Written manifest : Manifests.write(files, prefix)) {
         DataWritten event =
             DataWritten.of(
-                commitId,
-                files.tableName(),
-                files.table().uuid(),
-                manifest.manifest(),
-                manifest.totalFileSizeBytes());
+                    commitId,
+                    files.tableName(),
+                    files.table().uuid(),
+                    manifest.manifest(),
+                    manifest.totalFileSizeBytes())
+                .withHandOverId(handOverId);
         // an upsert hand-over's key manifest tells where its changes came from, and its truncates
         events.add(
             event.content() == ManifestContent.DELETES

@@ -60,6 +60,13 @@ final class BuiltInSchemas {
               ]}}]}
           ]}""";
 
+  private static final String DATA_WRITTEN_V3 =
+      DATA_WRITTEN_V2.substring(0, DATA_WRITTEN_V2.lastIndexOf(']'))
+          + """
+          ,
+            {"name": "handOverId", "type": ["null", "Uuid"], "default": null}
+          ]}""";
+
   private static final String DATA_COMPLETE_V1 =
       """
       {"type": "record", "name": "DataComplete", "namespace": "io.floe.control", "fields": [
@@ -94,7 +101,8 @@ final class BuiltInSchemas {
   static Map<EventType, List<Schema>> all() {
     return Map.of(
         EventType.START_COMMIT, List.of(parse(START_COMMIT_V1)),
-        EventType.DATA_WRITTEN, List.of(parse(DATA_WRITTEN_V1), parse(DATA_WRITTEN_V2)),
+        EventType.DATA_WRITTEN,
+            List.of(parse(DATA_WRITTEN_V1), parse(DATA_WRITTEN_V2), parse(DATA_WRITTEN_V3)),
         EventType.DATA_COMPLETE, List.of(parse(DATA_COMPLETE_V1)),
         EventType.COMMIT_COMPLETE, List.of(parse(COMMIT_COMPLETE_V1)),
         EventType.COMMIT_REQUEST, List.of(parse(COMMIT_REQUEST_V1)));

@@ -34,7 +34,8 @@ import org.apache.iceberg.ManifestFile;
  * data, 1 deletes).
  *
  * <p>Version 2 appends {@code union {null, array<ChangeSource>} changeSources = null;} (see {@link
- * ChangeSource}), which a reader of version 1 may ignore.
+ * ChangeSource}), which a reader of version 1 may ignore. Version 3 appends {@code union {null,
+ * Uuid} handOverId = null;}, which a reader of version 1 or 2 may ignore.
  *
  * @param commitId the cycle the files belong to
  * @param table the table's name as the connector routes to it
@@ -54,6 +55,10 @@ import org.apache.iceberg.ManifestFile;
  * @param changeSources in upsert mode, on the key manifest of a hand-over: the source partitions
  *     whose changes the hand-over holds, and the truncates read from them; {@code null} otherwise,
  *     or when the sender does not tell them (version 1)
+ * @param handOverId the hand-over the manifest belongs to, the same on every event of one hand-over
+ *     of a task (its manifests' names hold it too): the coordinator of an upsert table takes the
+ *     manifests of one hand-over together; {@code null} when the sender does not tell it (versions
+ *     1 and 2)
  */
 public record DataWritten(
     UUID commitId,
@@ -67,7 +72,8 @@ public record DataWritten(
     long recordCount,
     long totalFileSizeBytes,
     List<FieldSummary> partitions,
-    List<ChangeSource> changeSources)
+    List<ChangeSource> changeSources,
+    UUID handOverId)
     implements ControlEvent {
 
   public DataWritten {
@@ -94,7 +100,10 @@ public record DataWritten(
     }
   }
 
-  /** An event without change sources, as every event but an upsert hand-over's key manifest. */
+  /**
+   * An event without change sources (as every event but an upsert hand-over's key manifest) and
+   * without a hand-over id.
+   */
   public DataWritten(
       UUID commitId,
       String table,
@@ -119,11 +128,21 @@ public record DataWritten(
         recordCount,
         totalFileSizeBytes,
         partitions,
+        null,
         null);
   }
 
   /** This event with {@code changeSources}. */
   public DataWritten withChangeSources(List<ChangeSource> changeSources) {
+    return with(changeSources, handOverId);
+  }
+
+  /** This event with {@code handOverId}. */
+  public DataWritten withHandOverId(UUID handOverId) {
+    return with(changeSources, handOverId);
+  }
+
+  private DataWritten with(List<ChangeSource> changeSources, UUID handOverId) {
     return new DataWritten(
         commitId,
         table,
@@ -136,7 +155,8 @@ public record DataWritten(
         recordCount,
         totalFileSizeBytes,
         partitions,
-        changeSources);
+        changeSources,
+        handOverId);
   }
 
   /**

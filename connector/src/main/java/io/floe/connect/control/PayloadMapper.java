@@ -44,6 +44,9 @@ final class PayloadMapper {
       if (sources != null) {
         record.set(sources, changeSources(written.changeSources(), sources));
       }
+      if (schema.getField("handOverId") != null) {
+        record.set("handOverId", uuid(written.handOverId(), schema, "handOverId"));
+      }
     } else if (event instanceof DataComplete complete) {
       Schema item = nonNull(schema.getField("assignments").schema()).getElementType();
       List<GenericRecord> assignments = new ArrayList<>(complete.assignments().size());
@@ -90,7 +93,10 @@ final class PayloadMapper {
             summaries(record.get("partitions")),
             record.getSchema().getField("changeSources") == null
                 ? null
-                : changeSources(record.get("changeSources")));
+                : changeSources(record.get("changeSources")),
+            record.getSchema().getField("handOverId") == null
+                ? null
+                : uuid(record.get("handOverId")));
       case DATA_COMPLETE:
         List<PartitionOffset> assignments = new ArrayList<>();
         for (Object item : (List<?>) record.get("assignments")) {

@@ -30,6 +30,11 @@ import org.apache.iceberg.io.OutputFile;
  * <p>In upsert mode, the key files ({@link KeyFiles}) go in one delete manifest of their own, on
  * the unpartitioned spec (id 0), named {@code <prefix>-k-m.avro}: for the coordinator, a manifest
  * of content {@code DELETES} lists key files, never delete files to commit.
+ *
+ * <p>A data manifest is named {@code <prefix>-s<spec>-m.avro}. The coordinator takes the manifests
+ * of one hand-over together by the hand-over id of their {@code DataWritten} events; a coordinator
+ * of a Floe older than {@code DataWritten} version 3 does so by these names, so they stay as they
+ * are.
  */
 public final class Manifests {
   private Manifests() {}

@@ -29,7 +29,6 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.PartitionKey;
@@ -55,6 +54,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -364,12 +364,95 @@ class TableCommitterUpsertTest {
     assertThat(rows()).isEqualTo(Map.of(1L, "old", 2L, "after"));
   }
 
+  /**
+   * The manifests of a hand-over are taken together by the id their events carry, whatever their
+   * names: here names that pair the two hand-overs' manifests the other way round, or tell nothing.
+   * Taken by name, the later hand-over's key 1 would retire both images of key 1, or each key
+   * manifest its own images.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "names pairing them the other way, x-s0-m.avro, y-k-m.avro, y-s0-m.avro, x-k-m.avro",
+    "names that tell nothing, a-images.avro, a-keys.avro, b-images.avro, b-keys.avro"
+  })
+  void aHandOversManifestsAreTakenTogetherByTheirIdNotByTheirNames(
+      String names, String firstData, String firstKeys, String secondData, String secondKeys) {
+    createTable(3);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    UUID one = UUID.randomUUID();
+    List<PendingEvent> events =
+        earlyThenLater(
+            one,
+            new Shipped("db.orders", UUID.randomUUID(), firstData, firstKeys),
+            new Shipped("db.orders", UUID.randomUUID(), secondData, secondKeys));
+
+    assertThat(committer.commit(cycle(one, events, 4, 10)).failures()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(1L, "later", 2L, "early"));
+  }
+
+  /**
+   * A worker of a Floe before {@code DataWritten} version 3, whose events may still be on the
+   * control topic after an upgrade, sends no hand-over id: its hand-overs are told apart by their
+   * manifests' names, next to those of this Floe's workers.
+   */
   @org.junit.jupiter.api.Test
-  void aManifestBelongsToTheHandOverItsNameStartsWith() {
-    String prefix = "s3://b/t/metadata/floe-c1-0-4f1c2a9e-8d8e-4bb5-9d4e-9a7e0b1c2d3e-2";
-    assertThat(UpsertEvents.handOverOf(prefix + "-s0-m.avro")).isEqualTo(prefix);
-    assertThat(UpsertEvents.handOverOf(prefix + "-s12-m.avro")).isEqualTo(prefix);
-    assertThat(UpsertEvents.handOverOf(prefix + "-k-m.avro")).isEqualTo(prefix);
+  void anOlderWorkersHandOversWithoutAnIdAreTakenTogetherByTheirManifestsNames() {
+    createTable(3);
+    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    UUID one = UUID.randomUUID();
+    List<PendingEvent> events =
+        earlyThenLater(
+            one,
+            Shipped.byWorker("db.orders", one).withoutId(),
+            Shipped.byWorker("db.orders", one).withoutId());
+    events.addAll(events(one, 4, List.of(row(2, "newest")), List.of(2L)));
+    assertThat(events.subList(0, 4)).allMatch(event -> event.event().handOverId() == null);
+
+    assertThat(committer.commit(cycle(one, events, 6, 10)).failures()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(1L, "later", 2L, "newest"));
+  }
+
+  /** Two hand-overs of cycle {@code commitId}: keys 1 and 2 created, then key 1 updated. */
+  private List<PendingEvent> earlyThenLater(UUID commitId, Shipped first, Shipped second) {
+    List<PendingEvent> events = new ArrayList<>();
+    events.addAll(
+        events(commitId, 0, List.of(row(1, "early"), row(2, "early")), List.of(1L, 2L), first));
+    events.addAll(events(commitId, 2, List.of(row(1, "later")), List.of(1L), second));
+    return events;
+  }
+
+  /**
+   * A hand-over holds one fold of changes per route name, and two names of one table ({@code
+   * db.Orders} and {@code db.orders} on a catalog that ignores case) are committed together: their
+   * manifests, under the one id of the hand-over, are two hand-overs, the later one's image the
+   * key's last.
+   */
+  @org.junit.jupiter.api.Test
+  void twoRouteNamesOfOneTableInOneHandOverAreTwoHandOvers() {
+    createTable(3);
+    UUID one = UUID.randomUUID();
+    UUID handOverId = UUID.randomUUID();
+    String prefix = "floe-" + one + "-0-" + handOverId;
+    List<PendingEvent> events =
+        earlyThenLater(
+            one,
+            new Shipped("db.Orders", handOverId, prefix + "-0-s0-m.avro", prefix + "-0-k-m.avro"),
+            new Shipped("db.orders", handOverId, prefix + "-1-s0-m.avro", prefix + "-1-k-m.avro"));
+
+    UpsertEvents read = UpsertEvents.read(table, events);
+
+    assertThat(read.dataFiles()).hasSize(3);
+    assertThat(read.superseded())
+        .as("db.Orders' image of key 1, which db.orders' replaces")
+        .singleElement()
+        .satisfies(
+            rows -> {
+              assertThat(lastImages)
+                  .extracting(DataFile::location)
+                  .doesNotContain(rows.file().location());
+              assertThat(rows.file().partition().get(0, Integer.class)).isEqualTo(1);
+              assertThat(rows.positions()).containsExactly(0L);
+            });
   }
 
   private static long count(Iterable<?> items) {
@@ -425,18 +508,7 @@ class TableCommitterUpsertTest {
   /** What a worker ships for a cycle: a data manifest of the images and a key manifest. */
   private List<PendingEvent> events(
       UUID commitId, long controlOffset, List<Record> images, List<Long> retired) {
-    return events(
-        commitId,
-        controlOffset,
-        images,
-        retired,
-        "floe-" + commitId + "-0-" + UUID.randomUUID() + "-0");
-  }
-
-  /** As {@link #events(UUID, long, List, List)}, with the hand-over's manifest name prefix. */
-  private List<PendingEvent> events(
-      UUID commitId, long controlOffset, List<Record> images, List<Long> retired, String prefix) {
-    return events(commitId, controlOffset, images, retired, prefix, null);
+    return events(commitId, controlOffset, images, retired, (List<ChangeSource>) null);
   }
 
   /** As {@link #events(UUID, long, List, List)}, from the given source partitions. */
@@ -447,12 +519,38 @@ class TableCommitterUpsertTest {
       List<Long> retired,
       List<ChangeSource> sources) {
     return events(
-        commitId,
-        controlOffset,
-        images,
-        retired,
-        "floe-" + commitId + "-0-" + UUID.randomUUID() + "-0",
-        sources);
+        commitId, controlOffset, images, retired, Shipped.byWorker("db.orders", commitId), sources);
+  }
+
+  /** As {@link #events(UUID, long, List, List)}, shipped as {@code shipped} says. */
+  private List<PendingEvent> events(
+      UUID commitId, long controlOffset, List<Record> images, List<Long> retired, Shipped shipped) {
+    return events(commitId, controlOffset, images, retired, shipped, null);
+  }
+
+  /**
+   * How a hand-over's manifests reach the coordinator.
+   *
+   * @param table the route name of their events
+   * @param handOverId the hand-over id their events carry; {@code null} as from a Floe before
+   *     {@code DataWritten} version 3
+   * @param dataManifest the data manifest's name
+   * @param keyManifest the key manifest's name
+   */
+  private record Shipped(String table, UUID handOverId, String dataManifest, String keyManifest) {
+
+    /** As a worker ships a hand-over of cycle {@code commitId}: its id in the events and names. */
+    static Shipped byWorker(String table, UUID commitId) {
+      UUID id = UUID.randomUUID();
+      String prefix = "floe-" + commitId + "-0-" + id + "-0";
+      return new Shipped(
+          table, id, prefix + "-s" + SPEC.specId() + "-m.avro", prefix + "-k-m.avro");
+    }
+
+    /** As a worker of a Floe before {@code DataWritten} version 3 ships it: no id in the events. */
+    Shipped withoutId() {
+      return new Shipped(table, null, dataManifest, keyManifest);
+    }
   }
 
   private List<PendingEvent> events(
@@ -460,7 +558,7 @@ class TableCommitterUpsertTest {
       long controlOffset,
       List<Record> images,
       List<Long> retired,
-      String prefix,
+      Shipped shipped,
       List<ChangeSource> sources) {
     OutputFileFactory outputs =
         OutputFileFactory.builderFor(table, 1, System.nanoTime())
@@ -490,14 +588,21 @@ class TableCommitterUpsertTest {
           ManifestFiles.write(
               TableUtil.formatVersion(table),
               SPEC,
-              table.io().newOutputFile(metadata(prefix + "-s" + SPEC.specId() + "-m.avro")),
+              table.io().newOutputFile(metadata(shipped.dataManifest())),
               null);
       try (manifest) {
         files.forEach(manifest::add);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      events.add(pending(commitId, controlOffset, manifest.toManifestFile(), files));
+      long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+      events.add(
+          new PendingEvent(
+              0,
+              controlOffset,
+              DataWritten.of(
+                      commitId, shipped.table(), table.uuid(), manifest.toManifestFile(), bytes)
+                  .withHandOverId(shipped.handOverId())));
       lastImages = files;
     }
     Schema keySchema = table.schema().select("id");
@@ -522,7 +627,7 @@ class TableCommitterUpsertTest {
         ManifestFiles.writeDeleteManifest(
             TableUtil.formatVersion(table),
             PartitionSpec.unpartitioned(),
-            table.io().newOutputFile(metadata(prefix + "-k-m.avro")),
+            table.io().newOutputFile(metadata(shipped.keyManifest())),
             null);
     try (keyManifest) {
       keyManifest.add(keys.toDeleteFile());
@@ -535,19 +640,13 @@ class TableCommitterUpsertTest {
             controlOffset + 1,
             DataWritten.of(
                     commitId,
-                    "db.orders",
+                    shipped.table(),
                     table.uuid(),
                     keyManifest.toManifestFile(),
                     keys.toDeleteFile().fileSizeInBytes())
-                .withChangeSources(sources)));
+                .withChangeSources(sources)
+                .withHandOverId(shipped.handOverId())));
     return events;
-  }
-
-  private PendingEvent pending(
-      UUID commitId, long controlOffset, ManifestFile manifest, List<DataFile> files) {
-    long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-    return new PendingEvent(
-        0, controlOffset, DataWritten.of(commitId, "db.orders", table.uuid(), manifest, bytes));
   }
 
   private String metadata(String name) {

@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
@@ -22,12 +23,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
@@ -91,9 +97,13 @@ class WorkerTest {
   }
 
   private Worker worker(long bufferBytes, WriterPoolOptions writerOptions) {
+    return worker(bufferBytes, writerOptions, TABLE);
+  }
+
+  private Worker worker(long bufferBytes, WriterPoolOptions writerOptions, String tables) {
     FloeSinkConfig config =
         new FloeSinkConfig(
-            Map.of("name", "orders", "iceberg.tables", TABLE, "iceberg.catalog.type", "hadoop"));
+            Map.of("name", "orders", "iceberg.tables", tables, "iceberg.catalog.type", "hadoop"));
     SinkWriter writer =
         SinkWriter.forTask(config, catalog, new NoBadRecords(), writerOptions, 1, clock);
     ControlSettings settings =
@@ -243,6 +253,38 @@ class WorkerTest {
     assertThat(control.committedOffsets(GROUP))
         .isEqualTo(Map.of(P0, new OffsetAndMetadata(8), P1, new OffsetAndMetadata(4)));
     assertThat(commitAndReadIds(written)).containsExactly(5L, 6L, 7L, 1003L);
+  }
+
+  @Test
+  void everyEventOfAHandOverCarriesItsIdWhichItsManifestsNamesHoldToo() {
+    catalog.createTable(
+        TableIdentifier.parse("db.copies"), table.schema(), PartitionSpec.unpartitioned());
+    worker.close();
+    worker = worker(Long.MAX_VALUE, WriterPoolOptions.defaults(), TABLE + ",db.copies");
+    worker.open(List.of(P0, P1));
+    putBoth();
+    UUID first = cycle();
+    worker.put(records(P0, 8, 9));
+    UUID second = cycle();
+
+    List<DataWritten> written = control.events(GROUP, DataWritten.class);
+    assertThat(written)
+        .extracting(DataWritten::commitId, DataWritten::table)
+        .containsExactlyInAnyOrder(
+            tuple(first, TABLE),
+            tuple(first, "db.copies"),
+            tuple(second, TABLE),
+            tuple(second, "db.copies"));
+    Map<UUID, Set<UUID>> idsByCycle = new HashMap<>();
+    for (DataWritten event : written) {
+      assertThat(event.handOverId()).isNotNull();
+      assertThat(event.manifestLocation()).contains("-" + event.handOverId() + "-");
+      idsByCycle.computeIfAbsent(event.commitId(), id -> new HashSet<>()).add(event.handOverId());
+    }
+    assertThat(idsByCycle.get(first)).as("one id for the hand-over's manifests").hasSize(1);
+    assertThat(idsByCycle.get(second))
+        .hasSize(1)
+        .doesNotContainAnyElementsOf(idsByCycle.get(first));
   }
 
   @Test

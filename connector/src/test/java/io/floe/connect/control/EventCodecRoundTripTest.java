@@ -31,7 +31,7 @@ class EventCodecRoundTripTest {
         .isEqualTo(
             new EventHeader(
                 event.type().code(),
-                event.type() == EventType.DATA_WRITTEN ? 2 : 1,
+                event.type() == EventType.DATA_WRITTEN ? 3 : 1,
                 1,
                 SampleEvents.GROUP,
                 SampleEvents.TASK,

@@ -17,6 +17,7 @@ final class SampleEvents {
   static final long CREATED_AT_MS = 1_767_225_600_123L;
   static final UUID COMMIT_ID = UUID.fromString("3f2a9c1e-8d4b-4c1a-9f0e-2b7d6c5a4e31");
   static final UUID TABLE_UUID = UUID.fromString("a81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+  static final UUID HAND_OVER_ID = UUID.fromString("5b0c8e2f-1d3a-4f6b-8c9d-0e1f2a3b4c5d");
   static final String MANIFEST =
       "s3://acme-analytics-prod-eu-west-1/warehouse/analytics.db/page_view_events_by_region"
           + "/metadata/floe-page-views-to-iceberg-17-3f2a9c1e-8d4b-4c1a-9f0e-2b7d6c5a4e31"
@@ -80,6 +81,10 @@ final class SampleEvents {
             .withChangeSources(
                 List.of(new ChangeSource("orders", 0, null), new ChangeSource("orders", 2, 99L))),
         unpartitionedDeletes().withChangeSources(List.of()),
+        dataWritten().withHandOverId(HAND_OVER_ID),
+        unpartitionedDeletes()
+            .withChangeSources(List.of(new ChangeSource("orders", 1, null)))
+            .withHandOverId(HAND_OVER_ID),
         dataComplete(),
         new DataComplete(COMMIT_ID, List.of()),
         new CommitComplete(COMMIT_ID, CREATED_AT_MS - 60_000),

@@ -36,15 +36,16 @@ class SchemaVersioningTest {
   }
 
   @Test
-  void thisFloeWritesDataWrittenVersion2WithItsChangeSources() {
+  void thisFloeWritesDataWrittenVersion3WithItsChangeSourcesAndHandOverId() {
     EventCodec builtIn = new EventCodec();
-    byte[] written = builtIn.encode("c", "c-0", 1L, withSources());
+    DataWritten sent = withSources().withHandOverId(SampleEvents.HAND_OVER_ID);
+    byte[] written = builtIn.encode("c", "c-0", 1L, sent);
 
-    assertThat(EventCodec.peekHeader(written).schemaVersion()).isEqualTo(2);
+    assertThat(EventCodec.peekHeader(written).schemaVersion()).isEqualTo(3);
     assertThat(EventCodec.peekHeader(written).minReaderVersion())
-        .as("a reader of version 1 may ignore the change sources")
+        .as("a reader of version 1 or 2 may ignore the change sources and the hand-over id")
         .isEqualTo(1);
-    assertThat(builtIn.decode(written).event()).isEqualTo(withSources());
+    assertThat(builtIn.decode(written).event()).isEqualTo(sent);
     assertThat(((DataWritten) builtIn.decode(written).event()).changeSources())
         .extracting(ChangeSource::truncatedAt)
         .containsExactly(null, 1_234L);
@@ -53,8 +54,34 @@ class SchemaVersioningTest {
         .extracting(event -> ((DataWritten) event).changeSources())
         .isNull();
     assertThat(builtIn.decode(current.encode("c", "c-0", 1L, SampleEvents.dataWritten())).event())
-        .as("an event of version 1 has no change sources")
+        .as("an event of version 1 has no change sources and no hand-over id")
         .isEqualTo(SampleEvents.dataWritten());
+  }
+
+  @Test
+  void aReaderOfVersion2ReadsVersion3WithoutTheHandOverId() {
+    EventCodec version2 = codec(builtInDataWritten(2));
+    byte[] written =
+        new EventCodec()
+            .encode("c", "c-0", 1L, withSources().withHandOverId(SampleEvents.HAND_OVER_ID));
+
+    Envelope read = version2.decode(written);
+
+    assertThat(read.header().schemaVersion()).isEqualTo(3);
+    assertThat(read.event()).isEqualTo(withSources());
+    assertThat(((DataWritten) read.event()).handOverId()).isNull();
+  }
+
+  @Test
+  void anEventOfVersion2HasNoHandOverId() {
+    byte[] fromVersion2 = codec(builtInDataWritten(2)).encode("c", "c-0", 1L, withSources());
+
+    Envelope read = new EventCodec().decode(fromVersion2);
+
+    assertThat(read.header().schemaVersion()).isEqualTo(2);
+    assertThat(read.event()).isEqualTo(withSources());
+    assertThat(((DataWritten) read.event()).handOverId()).isNull();
+    assertThat(((DataWritten) read.event()).changeSources()).hasSize(2);
   }
 
   @Test
@@ -147,6 +174,11 @@ class SchemaVersioningTest {
     assertThatThrownBy(() -> schemas(renamed))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must be a record named io.floe.control.DataWritten");
+  }
+
+  /** This Floe's schema of DataWritten version {@code version}. */
+  private static Schema builtInDataWritten(int version) {
+    return EventSchemas.builtIn().schema(EventType.DATA_WRITTEN, version);
   }
 
   private static EventCodec codec(Schema... laterDataWrittenVersions) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HexFormat;
 import java.util.UUID;
+import org.apache.iceberg.ManifestContent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,6 +64,33 @@ class WireFormatTest {
                 + "020274040214"
                 + "00"
                 + "00");
+  }
+
+  @Test
+  void dataWrittenVersion3EndsWithTheHandOverIdAsANullableUuid() {
+    UUID handOverId = UUID.fromString("ffeeddcc-bbaa-9988-7766-554433221100");
+    DataWritten event =
+        new DataWritten(COMMIT_ID, "t", null, "m", 1L, 0, ManifestContent.DATA, 1, 0L, 0L, null)
+            .withHandOverId(handOverId);
+
+    byte[] bytes = codec.encode("c", "c-0", 1L, event);
+
+    // schema version 3, minimum reader version 1; "t" (02 74), no table uuid (00), "m" (02 6d),
+    // length 1 (02), spec 0 (00), content data (00), 1 file (02), 0 records (00), 0 bytes (00),
+    // no partitions (00), no change sources (00); then the hand-over id: branch 1 (02), raw bytes
+    assertThat(HEX.formatHex(bytes))
+        .isEqualTo(
+            "f10e0102"
+                + "0301"
+                + HEADER_REST.substring(4)
+                + "00112233445566778899aabbccddeeff"
+                + "0274"
+                + "00"
+                + "026d"
+                + "02000002000000"
+                + "00"
+                + "02ffeeddccbbaa99887766554433221100");
+    assertThat(codec.decode(bytes).event()).isEqualTo(event);
   }
 
   @Test

@@ -210,17 +210,19 @@ final class UpsertRig implements AutoCloseable {
   /** What a worker's control thread ships for a hand-over: one event per manifest. */
   private static List<DataWritten> manifests(UUID commitId, HandOver handOver) {
     List<DataWritten> events = new ArrayList<>();
-    String handOverId = "floe-" + commitId + "-0-" + UUID.randomUUID();
+    UUID handOverId = UUID.randomUUID();
+    String prefix = "floe-" + commitId + "-0-" + handOverId;
     int n = 0;
     for (TableFiles files : handOver.tables()) {
-      for (Manifests.Written manifest : Manifests.write(files, handOverId + "-" + n++)) {
+      for (Manifests.Written manifest : Manifests.write(files, prefix + "-" + n++)) {
         events.add(
             DataWritten.of(
-                commitId,
-                files.tableName(),
-                files.table().uuid(),
-                manifest.manifest(),
-                manifest.totalFileSizeBytes()));
+                    commitId,
+                    files.tableName(),
+                    files.table().uuid(),
+                    manifest.manifest(),
+                    manifest.totalFileSizeBytes())
+                .withHandOverId(handOverId));
       }
     }
     return events;
