@@ -12,6 +12,7 @@ import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.UpsertCommit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -160,7 +161,7 @@ final class TableCommitter {
     /** This commit with the events of another name of the same table, each manifest once. */
     Prepared with(List<PendingEvent> more) {
       List<PendingEvent> all = new ArrayList<>(events);
-      Set<String> manifests = new java.util.HashSet<>();
+      Set<String> manifests = new HashSet<>();
       all.forEach(event -> manifests.add(event.event().manifestLocation()));
       for (PendingEvent event : more) {
         if (manifests.add(event.event().manifestLocation())) {
@@ -266,7 +267,7 @@ final class TableCommitter {
       throw new ControlTopicChangedException(name, controlTopic, base.get().topicId());
     }
     List<PendingEvent> remaining = new ArrayList<>();
-    Set<String> manifests = new java.util.HashSet<>();
+    Set<String> manifests = new HashSet<>();
     for (PendingEvent event : events) {
       if (event.event().tableUuid() != null && !event.event().tableUuid().equals(table.uuid())) {
         LOG.error(
