@@ -124,8 +124,8 @@ class WriterPoolTest {
   }
 
   @Test
-  void aThousandPartitionsOfThreeTablesFitASmallBudgetAndLoseNothing() {
-    int partitions = 1_000;
+  void threeHundredPartitionsOfThreeTablesFitASmallBudgetAndLoseNothing() {
+    int partitions = 300;
     int rowsPerPartition = 2;
     long budget = 16L * 1024 * 1024;
     List<Table> all = new ArrayList<>();
@@ -145,10 +145,10 @@ class WriterPoolTest {
           maxEstimate = Math.max(maxEstimate, pool.stats().bufferedBytesEstimate());
         }
       }
-      // without the budget, 3,000 open Parquet files hold about 6 GiB
+      // without the budget, 900 open Parquet files hold about 1.8 GiB, more than this JVM's heap
       WriterPoolStats stats = pool.stats();
       assertThat(maxEstimate).isLessThanOrEqualTo(budget);
-      assertThat(stats.filesClosedForMemory()).isGreaterThan(2_900);
+      assertThat(stats.filesClosedForMemory()).isGreaterThan(870);
       assertThat(stats.recordsWritten()).isEqualTo(offset);
 
       List<WrittenFiles> written = pool.complete();
