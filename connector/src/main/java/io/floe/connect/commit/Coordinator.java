@@ -14,7 +14,6 @@ import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.StartCommit;
-import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
@@ -108,24 +107,10 @@ public final class Coordinator implements AutoCloseable {
    * @param groupId the Connect consumer group of the connector: names its events and its marks
    * @param sourcePartitions every partition of the connector's source topics, asked at each cycle
    * @param metrics the coordinator's metrics, closed with it
+   * @param readers the threads upsert commits and key indexes plan, read and validate on: in a
+   *     task, Iceberg's shared worker pool
    */
   public Coordinator(
-      ControlSettings settings,
-      String groupId,
-      Catalog catalog,
-      KafkaClients clients,
-      ControlTopic topic,
-      Supplier<Set<TopicPartition>> sourcePartitions,
-      Clock clock,
-      CoordinatorMetrics metrics) {
-    this(settings, groupId, catalog, clients, topic, sourcePartitions, clock, metrics, null);
-  }
-
-  /**
-   * @param readers the threads upsert commits plan, read and validate on, null for Iceberg's shared
-   *     worker pool
-   */
-  Coordinator(
       ControlSettings settings,
       String groupId,
       Catalog catalog,
@@ -145,14 +130,7 @@ public final class Coordinator implements AutoCloseable {
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
     this.committer =
         new TableCommitter(
-            catalog,
-            groupId,
-            settings.connectorName(),
-            topic,
-            readers == null
-                ? new KeyIndexes(settings.keyIndex())
-                : new KeyIndexes(settings.keyIndex(), readers),
-            readers);
+            catalog, groupId, settings.connectorName(), topic, settings.keyIndex(), readers);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.splitWait = new RetryBudget(settings.retryTimeout(), clock);
