@@ -27,6 +27,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -117,7 +118,8 @@ public final class Committer implements AutoCloseable {
               topic,
               this::sourcePartitions,
               clock,
-              new CoordinatorMetrics(metrics, clock));
+              new CoordinatorMetrics(metrics, clock),
+              ThreadPools.getWorkerPool());
       coordinator.start();
       LOG.info("Task {} owns {} and runs the coordinator", settings.taskId(), electionPartition);
     }

@@ -4,7 +4,6 @@
  */
 package io.floe.connect.commit;
 
-import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.config.UpsertKeys;
@@ -40,56 +39,6 @@ public record ControlSettings(
     List<String> tables,
     int maxSilentCycles,
     KeyIndexSettings keyIndex) {
-
-  /** Settings without key indexes. */
-  public ControlSettings(
-      String connectorName,
-      int taskIndex,
-      String transactionalIdPrefix,
-      Duration commitInterval,
-      Duration commitTimeout,
-      Duration retryTimeout,
-      long bufferBytes,
-      Secrets secrets,
-      List<String> tables,
-      int maxSilentCycles) {
-    this(
-        connectorName,
-        taskIndex,
-        transactionalIdPrefix,
-        commitInterval,
-        commitTimeout,
-        retryTimeout,
-        bufferBytes,
-        secrets,
-        tables,
-        maxSilentCycles,
-        KeyIndexSettings.off());
-  }
-
-  /** Settings with the default number of silent cycles, without key indexes. */
-  public ControlSettings(
-      String connectorName,
-      int taskIndex,
-      String transactionalIdPrefix,
-      Duration commitInterval,
-      Duration commitTimeout,
-      Duration retryTimeout,
-      long bufferBytes,
-      Secrets secrets,
-      List<String> tables) {
-    this(
-        connectorName,
-        taskIndex,
-        transactionalIdPrefix,
-        commitInterval,
-        commitTimeout,
-        retryTimeout,
-        bufferBytes,
-        secrets,
-        tables,
-        CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT);
-  }
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(

@@ -10,16 +10,13 @@ import io.floe.connect.control.ControlEvent;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataComplete;
 import io.floe.connect.control.DataWritten;
-import io.floe.connect.control.EventCodec;
 import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.StartCommit;
-import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,11 +37,7 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,23 +53,20 @@ import org.slf4j.LoggerFactory;
  * that no other commit of the connector landed meanwhile, even a coordinator that has not yet
  * noticed it was replaced cannot commit anything twice. Without a committed position it starts at
  * the earliest control offset (R5). Retriable failures are retried with backoff for the retry
- * timeout, then the coordinator fails and so does its task (R4).
+ * timeout, then the coordinator fails and so does its task (R4). What it shares with the workers
+ * (its control clients and thread, unknown outcomes, fencing and failures) is its {@link
+ * ControlParty}'s.
  */
 public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
-  private static final Duration POLL = Duration.ofMillis(100);
   private static final int MAX_FINISHED_ANSWERS = 10_000;
-  private static final long CONTROL_RETRY_MS = 1_000;
   private static final long FIRST_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 30_000;
 
   private final ControlSettings settings;
-  private final String groupId;
-  private final KafkaClients clients;
   private final ControlTopic topic;
   private final Supplier<Set<TopicPartition>> sourcePartitions;
   private final Clock clock;
-  private final EventCodec codec = new EventCodec();
   private final CycleTracker tracker;
   private final SilentPartitions silence;
   private final TableCommitter committer;
@@ -101,17 +91,14 @@ public final class Coordinator implements AutoCloseable {
   /** Answers whose {@code DataComplete} was read, the latest first out; a bounded memory. */
   private final Set<String> finishedAnswers = new LinkedHashSet<>();
 
-  private long splitSinceMs = -1;
+  /** How long the commit has waited for the rest of a transaction read in part. */
+  private final RetryBudget splitWait;
+
   private boolean splitReported;
-  private long uncertainSinceMs = -1;
-  private String uncertainWhat;
-  private final RetryBudget controlRetries;
   private long nextStartMs;
 
-  private final ControlLoop loop;
+  private final ControlParty party;
   private volatile Thread restore;
-  private volatile ControlChannel channel;
-  private volatile RuntimeException failure;
   private TableCommitter.Cycle retrying;
   private long retryAtMs = -1;
   private final RetryBudget commitRetries;
@@ -120,24 +107,10 @@ public final class Coordinator implements AutoCloseable {
    * @param groupId the Connect consumer group of the connector: names its events and its marks
    * @param sourcePartitions every partition of the connector's source topics, asked at each cycle
    * @param metrics the coordinator's metrics, closed with it
+   * @param readers the threads upsert commits and key indexes plan, read and validate on: in a
+   *     task, Iceberg's shared worker pool
    */
   public Coordinator(
-      ControlSettings settings,
-      String groupId,
-      Catalog catalog,
-      KafkaClients clients,
-      ControlTopic topic,
-      Supplier<Set<TopicPartition>> sourcePartitions,
-      Clock clock,
-      CoordinatorMetrics metrics) {
-    this(settings, groupId, catalog, clients, topic, sourcePartitions, clock, metrics, null);
-  }
-
-  /**
-   * @param readers the threads upsert commits plan, read and validate on, null for Iceberg's shared
-   *     worker pool
-   */
-  Coordinator(
       ControlSettings settings,
       String groupId,
       Catalog catalog,
@@ -148,8 +121,6 @@ public final class Coordinator implements AutoCloseable {
       CoordinatorMetrics metrics,
       ExecutorService readers) {
     this.settings = settings;
-    this.groupId = groupId;
-    this.clients = clients;
     this.topic = topic;
     this.sourcePartitions = sourcePartitions;
     this.clock = clock;
@@ -159,33 +130,22 @@ public final class Coordinator implements AutoCloseable {
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
     this.committer =
         new TableCommitter(
-            catalog,
-            groupId,
-            settings.connectorName(),
-            topic,
-            readers == null
-                ? new KeyIndexes(settings.keyIndex())
-                : new KeyIndexes(settings.keyIndex(), readers),
-            readers);
+            catalog, groupId, settings.connectorName(), topic, settings.keyIndex(), readers);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
-    this.controlRetries =
-        new RetryBudget(settings.retryTimeout(), CONTROL_RETRY_MS, CONTROL_RETRY_MS, clock);
-    this.loop =
-        new ControlLoop(
-            "floe-coordinator-" + settings.connectorName(), this::open, this::turn, this::release);
+    this.splitWait = new RetryBudget(settings.retryTimeout(), clock);
+    this.party =
+        ControlParty.coordinator(
+            settings, groupId, clients, topic, clock, this::opened, this::pollAndStep);
   }
 
   public void start() {
-    loop.start();
+    party.start();
   }
 
   /** Throws the coordinator's failure, if it failed. */
   public void checkHealthy() {
-    RuntimeException failed = failure;
-    if (failed != null) {
-      throw failed;
-    }
+    party.checkHealthy();
   }
 
   /**
@@ -195,11 +155,7 @@ public final class Coordinator implements AutoCloseable {
    * @return false when it failed (then {@link #checkHealthy} throws)
    */
   boolean open() {
-    return guarded(
-        () -> {
-          openClients();
-          startRestoringTableMetrics();
-        });
+    return party.first();
   }
 
   /**
@@ -208,54 +164,22 @@ public final class Coordinator implements AutoCloseable {
    * @return false when the coordinator failed (then {@link #checkHealthy} throws)
    */
   boolean turn() {
-    return guarded(this::pollAndStep);
+    return party.turn();
+  }
+
+  private void opened() {
+    openClients();
+    startRestoringTableMetrics();
   }
 
   private void pollAndStep() {
-    if (uncertainSinceMs >= 0 && !settleUncertain()) {
-      return;
-    }
-    for (ConsumerRecord<byte[], byte[]> record : channel.poll(POLL)) {
-      handle(record);
-    }
-    metrics.controlTopicLag(channel.lag());
+    // its own events (StartCommit, CommitComplete) are of no concern to it; any other is decoded,
+    // and one this Floe does not know fails it (Floe versions must not be mixed)
+    party.poll(
+        header -> !header.is(EventType.START_COMMIT) && !header.is(EventType.COMMIT_COMPLETE),
+        this::handle);
+    metrics.controlTopicLag(party.lag());
     step();
-  }
-
-  private boolean guarded(Runnable part) {
-    try {
-      part.run();
-      return true;
-    } catch (WakeupException e) {
-      if (loop.running()) {
-        fail(new ConnectException("The coordinator's consumer was woken up unexpectedly", e));
-      }
-    } catch (ProducerFencedException | InvalidProducerEpochException e) {
-      fail(
-          new ConnectException(
-              "The coordinator of connector "
-                  + settings.connectorName()
-                  + " was fenced: a newer coordinator took over (transactional id "
-                  + settings.coordinatorTransactionalId()
-                  + ")",
-              e));
-    } catch (RuntimeException e) {
-      fail(e);
-    } catch (Error e) {
-      fail(new ConnectException("The coordinator failed: " + e, e));
-    }
-    return false;
-  }
-
-  private void fail(RuntimeException error) {
-    if (!loop.running()) {
-      return;
-    }
-    RuntimeException e = settings.secrets().guard(error);
-    LOG.error(
-        "Coordinator of connector {} stopped: {}", settings.connectorName(), e.getMessage(), e);
-    failure =
-        e instanceof ConnectException ? e : new ConnectException("Coordinator failed: " + e, e);
   }
 
   /**
@@ -278,7 +202,7 @@ public final class Coordinator implements AutoCloseable {
 
   private void restoreTableMetrics() {
     for (String table : settings.tables()) {
-      if (!loop.running()) {
+      if (!party.running()) {
         return;
       }
       try {
@@ -296,16 +220,8 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void openClients() {
-    channel =
-        ControlChannel.fromCommitted(
-            clients,
-            topic,
-            settings.coordinatorTransactionalId(),
-            "coordinator",
-            settings.connectorName(),
-            settings.coordinatorGroupId(),
-            settings.connectorName() + "-coordinator");
-    Map<TopicPartition, OffsetAndMetadata> committed = channel.startedFrom();
+    party.openChannel();
+    Map<TopicPartition, OffsetAndMetadata> committed = party.startedFrom();
     LOG.info(
         "Coordinator of connector {} started (transactional id {}, control topic {} from {},"
             + " interval {} ms, timeout {} ms)",
@@ -317,23 +233,8 @@ public final class Coordinator implements AutoCloseable {
         settings.commitTimeout().toMillis());
   }
 
-  private void handle(ConsumerRecord<byte[], byte[]> record) {
-    if (record.value() == null) {
-      return;
-    }
-    EventHeader header;
-    try {
-      header = EventCodec.peekHeader(record.value());
-    } catch (RuntimeException e) {
-      LOG.debug("Skipping a control record that is not a Floe event at {}", record.offset());
-      return;
-    }
-    if (!header.isFor(groupId)
-        || header.is(EventType.START_COMMIT)
-        || header.is(EventType.COMMIT_COMPLETE)) {
-      return;
-    }
-    ControlEvent event = codec.decode(record.value()).event();
+  private void handle(
+      ConsumerRecord<byte[], byte[]> record, EventHeader header, ControlEvent event) {
     if (event instanceof DataWritten written) {
       pending.add(new PendingEvent(record.partition(), record.offset(), written));
       String answer = written.commitId() + "/" + header.senderTaskId();
@@ -374,16 +275,13 @@ public final class Coordinator implements AutoCloseable {
    */
   private boolean transactionsSplit() {
     if (unfinishedAnswers.isEmpty()) {
-      splitSinceMs = -1;
+      splitWait.succeeded();
       splitReported = false;
       return false;
     }
-    long now = clock.millis();
-    if (splitSinceMs < 0) {
-      splitSinceMs = now;
-    }
-    long waitedMs = now - splitSinceMs;
-    if (waitedMs > settings.retryTimeout().toMillis()) {
+    boolean givenUp = splitWait.failed(clock.millis());
+    long waitedMs = splitWait.elapsedMs();
+    if (givenUp) {
       throw new ConnectException(
           "The control topic "
               + topic.name()
@@ -391,10 +289,8 @@ public final class Coordinator implements AutoCloseable {
               + unfinishedAnswers
               + " for "
               + waitedMs
-              + " ms, longer than "
-              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
-              + "="
-              + settings.retryTimeout().toMillis()
+              + " ms, "
+              + splitWait.longerThanTimeout()
               + "; an answer is committed whole or not at all, so nothing of them is committed."
               + " A restarted coordinator reads them again from its committed control position.");
     }
@@ -494,8 +390,7 @@ public final class Coordinator implements AutoCloseable {
           "Cannot list the source partitions ({}); the cycle runs to its timeout",
           settings.secrets().mask(e.toString()));
     }
-    if (!inTransaction(
-        "the start of cycle " + commitId, List.of(record(new StartCommit(commitId))), Map.of())) {
+    if (!inTransaction("the start of cycle " + commitId, new StartCommit(commitId), Map.of())) {
       return; // not started: the next turn tries again
     }
     if (expected == null) {
@@ -511,7 +406,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private Map<Integer, Long> position() {
-    return channel.position();
+    return party.position();
   }
 
   private void commit(TableCommitter.Cycle cycle) {
@@ -535,7 +430,7 @@ public final class Coordinator implements AutoCloseable {
       commitPosition(cycle);
       return;
     }
-    failed(cycle, outcome.failures());
+    failed(cycle, outcome.failures(), started);
   }
 
   private void committed(
@@ -568,7 +463,12 @@ public final class Coordinator implements AutoCloseable {
         cycle.partial());
   }
 
-  private void failed(TableCommitter.Cycle cycle, Map<String, RuntimeException> failures) {
+  /**
+   * Some tables of a commit that began at {@code started} failed: it is retried after a pause,
+   * unless a failure is fatal or failures have lasted longer than the retry timeout.
+   */
+  private void failed(
+      TableCommitter.Cycle cycle, Map<String, RuntimeException> failures, long started) {
     long now = clock.millis();
     for (Map.Entry<String, RuntimeException> failure : failures.entrySet()) {
       RuntimeException cause = failure.getValue();
@@ -578,14 +478,12 @@ public final class Coordinator implements AutoCloseable {
       }
     }
     Map.Entry<String, RuntimeException> first = failures.entrySet().iterator().next();
-    if (commitRetries.failed()) {
+    if (commitRetries.failed(started)) {
       throw new ConnectException(
           "Commits have failed for "
               + commitRetries.elapsedMs()
-              + " ms, longer than "
-              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
-              + "="
-              + settings.retryTimeout().toMillis()
+              + " ms, "
+              + commitRetries.longerThanTimeout()
               + "; tables "
               + failures.keySet()
               + " are not committed (their data files are kept and are committed after a"
@@ -628,105 +526,40 @@ public final class Coordinator implements AutoCloseable {
     // coordinator that reads from the older one skips what the tables hold (R1)
     inTransaction(
         "the control position of cycle " + cycle.commitId(),
-        List.of(
-            record(
-                new CommitComplete(
-                    cycle.commitId(), validThrough.isPresent() ? validThrough.getAsLong() : null))),
+        new CommitComplete(
+            cycle.commitId(), validThrough.isPresent() ? validThrough.getAsLong() : null),
         offsets);
   }
 
   /**
-   * Sends in one transaction. A transaction that fails is aborted and tried again on a later turn;
-   * one whose commit timed out may have committed, and is asked again on the next turns before
-   * anything else (see {@link #settleUncertain}). Fencing is not caught: a newer coordinator took
-   * over. Failures of the control topic count against the retry timeout like the catalog's.
+   * Sends {@code event} in one transaction. A transaction that fails is aborted and tried again on
+   * a later turn; one whose commit timed out may have committed, and is asked again on the next
+   * turns before anything else (see {@link ControlParty#send}). Failures of the control topic count
+   * against the retry timeout like the catalog's.
    *
    * @param offsets control offsets committed with it for the coordinator's group; empty for none
    * @return whether the transaction committed
    */
   private boolean inTransaction(
-      String what,
-      List<ProducerRecord<byte[], byte[]>> records,
-      Map<TopicPartition, OffsetAndMetadata> offsets) {
+      String what, ControlEvent event, Map<TopicPartition, OffsetAndMetadata> offsets) {
+    long attempt = clock.millis();
     ControlChannel.Sent sent =
-        channel.send(records, offsets, new ConsumerGroupMetadata(settings.coordinatorGroupId()));
-    switch (sent.outcome()) {
-      case COMMITTED -> {
-        controlRetries.succeeded();
-        return true;
-      }
-      case UNKNOWN -> {
-        uncertainSinceMs = clock.millis();
-        uncertainWhat = what;
-        LOG.warn(
-            "Coordinator does not know whether {} was committed ({}); it asks Kafka again",
+        party.send(
             what,
-            settings.secrets().mask(sent.cause().toString()));
-        return false;
-      }
-      default -> {
-        controlFailed(what, sent.cause());
-        nextStartMs = clock.millis() + controlRetries.nextBackoffMs();
-        return false;
-      }
+            List.of(party.record(attempt, event)),
+            offsets,
+            new ConsumerGroupMetadata(settings.coordinatorGroupId()),
+            attempt,
+            party::succeeded);
+    if (sent.outcome() == ControlChannel.Outcome.ABORTED) {
+      party.failed("write to control topic " + topic.name(), sent.cause(), attempt);
+      LOG.warn(
+          "Coordinator could not send {} ({}); it tries again",
+          what,
+          settings.secrets().mask(sent.cause().toString()));
+      nextStartMs = clock.millis() + party.nextBackoffMs();
     }
-  }
-
-  /** Asks Kafka again to commit a transaction whose commit timed out; true once committed. */
-  private boolean settleUncertain() {
-    ControlChannel.Sent sent = channel.commitAgain();
-    if (sent.outcome() == ControlChannel.Outcome.UNKNOWN) {
-      if (clock.millis() - uncertainSinceMs > settings.retryTimeout().toMillis()) {
-        throw new ConnectException(
-            "The coordinator cannot tell whether "
-                + uncertainWhat
-                + " was committed: its commit has timed out since "
-                + Instant.ofEpochMilli(uncertainSinceMs)
-                + ", longer than "
-                + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
-                + ". A restarted coordinator reads on from what Kafka holds.",
-            sent.cause());
-      }
-      return false;
-    }
-    if (!sent.committed()) {
-      throw sent.cause();
-    }
-    LOG.info("Coordinator committed {} on asking again", uncertainWhat);
-    uncertainSinceMs = -1;
-    controlRetries.succeeded();
-    return true;
-  }
-
-  private void controlFailed(String what, RuntimeException e) {
-    if (controlRetries.failed()) {
-      throw new ConnectException(
-          "The coordinator has failed to write to control topic "
-              + topic.name()
-              + " since "
-              + controlRetries.since()
-              + " (longer than "
-              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
-              + "). Last cause: "
-              + settings.secrets().mask(e.toString()),
-          e);
-    }
-    LOG.warn(
-        "Coordinator could not send {} ({}); it tries again",
-        what,
-        settings.secrets().mask(e.toString()));
-  }
-
-  private ProducerRecord<byte[], byte[]> record(ControlEvent event) {
-    return channel.record(groupId, clock.millis(), event);
-  }
-
-  /** Closes the control clients: by the coordinator's thread as it ends, or by {@link #close}. */
-  private void release() {
-    ControlChannel open = channel;
-    if (open != null) {
-      open.close();
-    }
+    return sent.committed();
   }
 
   /**
@@ -739,13 +572,7 @@ public final class Coordinator implements AutoCloseable {
     if (restoring != null) {
       restoring.interrupt(); // it reads the catalog only: nothing is left half done
     }
-    loop.stop(
-        () -> {
-          ControlChannel open = channel;
-          if (open != null) {
-            open.wakeup();
-          }
-        });
+    party.stop();
     metrics.close();
     LOG.info("Coordinator of connector {} stopped", settings.connectorName());
   }

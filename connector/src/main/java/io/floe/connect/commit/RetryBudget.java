@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.config.CommitKeys;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +12,11 @@ import java.time.Instant;
 /**
  * A run of retriable failures: when it began, the pause before the next try (doubling up to a cap),
  * and whether it has lasted longer than the retry timeout. A success ends the run.
+ *
+ * <p>One rule says when a run began, for every party and every kind of attempt: when its first
+ * failed attempt began. An attempt that hangs until a client times out (a catalog that waits for
+ * its unreachable object store, a Kafka transaction whose commit times out) counts towards the
+ * retry timeout while it hangs.
  */
 final class RetryBudget {
   private final long timeoutMs;
@@ -28,20 +34,14 @@ final class RetryBudget {
     this.backoffMs = firstBackoffMs;
   }
 
-  /**
-   * Records a failure now.
-   *
-   * @return whether failures have lasted longer than the retry timeout: time to give up
-   */
-  boolean failed() {
-    return failed(clock.millis());
+  /** A run without pauses: only how long it lasts counts (waiting for an answer, say). */
+  RetryBudget(Duration timeout, Clock clock) {
+    this(timeout, 0, 0, clock);
   }
 
   /**
    * Records the failure of an attempt that began at {@code attemptStartedMs}: a run that begins
-   * with it began then, since nothing has worked from that moment on. An attempt that hangs until a
-   * client times out (a catalog that waits for its unreachable object store, say) thus counts
-   * towards the retry timeout while it hangs.
+   * with it began then, since nothing has worked from that moment on.
    *
    * @return whether failures have lasted longer than the retry timeout: time to give up
    */
@@ -53,23 +53,19 @@ final class RetryBudget {
     return now - sinceMs > timeoutMs;
   }
 
-  /** Whether the run has lasted longer than the retry timeout, without recording a failure. */
-  boolean spent() {
-    return sinceMs >= 0 && clock.millis() - sinceMs > timeoutMs;
-  }
-
-  boolean failing() {
-    return sinceMs >= 0;
-  }
-
   /** When the run began. */
   Instant since() {
     return Instant.ofEpochMilli(sinceMs);
   }
 
-  /** How long the run has lasted. */
+  /** How long the run has lasted; 0 without one. */
   long elapsedMs() {
     return sinceMs < 0 ? 0 : clock.millis() - sinceMs;
+  }
+
+  /** How messages name the timeout a run outlasted: the setting and its value. */
+  String longerThanTimeout() {
+    return "longer than " + CommitKeys.COMMIT_RETRY_TIMEOUT_MS + "=" + timeoutMs;
   }
 
   /** The pause before the next try: doubles with each call, up to the cap. */

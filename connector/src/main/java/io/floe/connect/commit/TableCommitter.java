@@ -66,43 +66,23 @@ final class TableCommitter {
 
   private final ExecutorService readers;
 
-  TableCommitter(Catalog catalog, String groupId, String connectorName, ControlTopic controlTopic) {
-    this(
-        catalog,
-        groupId,
-        connectorName,
-        controlTopic,
-        new KeyIndexes(KeyIndexSettings.off()),
-        null);
-  }
-
-  TableCommitter(
-      Catalog catalog,
-      String groupId,
-      String connectorName,
-      ControlTopic controlTopic,
-      KeyIndexes keyIndexes) {
-    this(catalog, groupId, connectorName, controlTopic, keyIndexes, null);
-  }
-
   /**
-   * @param keyIndexes the upsert tables' key indexes, kept across cycles
-   * @param readers the threads an upsert commit plans, reads and validates on, null for Iceberg's
-   *     shared worker pool
+   * @param keyIndex which upsert tables get a key index, kept across cycles, and its budget
+   * @param readers the threads an upsert commit and a key index plan, read and validate on
    */
   TableCommitter(
       Catalog catalog,
       String groupId,
       String connectorName,
       ControlTopic controlTopic,
-      KeyIndexes keyIndexes,
+      KeyIndexSettings keyIndex,
       ExecutorService readers) {
     this.readers = readers;
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
     this.controlTopic = controlTopic;
-    this.keyIndexes = keyIndexes;
+    this.keyIndexes = new KeyIndexes(keyIndex, readers);
   }
 
   /**

@@ -10,8 +10,6 @@ import io.floe.connect.control.ControlChannel;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataComplete;
 import io.floe.connect.control.DataWritten;
-import io.floe.connect.control.EventCodec;
-import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.PartitionOffset;
@@ -25,7 +23,6 @@ import io.floe.connect.write.SourcePosition;
 import io.floe.connect.write.TableFiles;
 import io.floe.connect.write.WriteFailedException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -41,14 +38,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.apache.iceberg.ManifestContent;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,32 +58,25 @@ import org.slf4j.LoggerFactory;
  * thread's next {@code put}, and their data is written again. The same happens when files cannot be
  * written, closed or uploaded (the object store is down): the writers drop everything since the
  * last hand-over and start afresh. Failures that last longer than the retry timeout fail the task.
+ * What it shares with the coordinator (its control clients and thread, unknown outcomes, fencing
+ * and failures) is its {@link ControlParty}'s.
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-  private static final Duration POLL = Duration.ofMillis(100);
-  private static final long FIRST_WRITE_BACKOFF_MS = 500;
-  private static final long MAX_WRITE_BACKOFF_MS = 5_000;
 
   private final ControlSettings settings;
   private final SinkWriter writer;
   private final Runnable awaitReported;
-  private final KafkaClients clients;
   private final ControlTopic topic;
   private final Supplier<ConsumerGroupMetadata> groupMetadataSource;
   private final Clock clock;
   private final TaskMetrics metrics;
-  private final EventCodec codec = new EventCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<TopicPartition, Long> rewinds = new HashMap<>();
-  private final ControlLoop loop;
-  private final RetryBudget retries;
-  private volatile ControlChannel channel;
+  private final ControlParty party;
   private volatile ConsumerGroupMetadata groupMetadata;
-  private volatile RuntimeException failure;
   private volatile boolean earlyRequested;
-  private Uncertain uncertain;
   private long bytesAtLastRequest;
   private boolean filesFailing;
   private long resumeAtMs;
@@ -115,23 +100,20 @@ public final class Worker implements AutoCloseable {
     this.settings = settings;
     this.writer = writer;
     this.awaitReported = awaitReported;
-    this.clients = clients;
     this.topic = topic;
     this.groupMetadataSource = groupMetadata;
     this.clock = clock;
     this.metrics = metrics;
     this.groupMetadata = groupMetadata.get();
-    this.retries =
-        new RetryBudget(
-            settings.retryTimeout(), FIRST_WRITE_BACKOFF_MS, MAX_WRITE_BACKOFF_MS, clock);
-    this.loop =
-        new ControlLoop("floe-worker-" + settings.taskId(), () -> true, this::turn, this::release);
+    this.party =
+        ControlParty.worker(
+            settings, this.groupMetadata.groupId(), clients, topic, clock, this::answerCycles);
   }
 
   /** Opens the control clients and starts answering. */
   public void start() {
     openClients();
-    loop.start();
+    party.start();
     LOG.info(
         "Worker of task {} started (transactional id {}, control topic {})",
         settings.taskId(),
@@ -144,15 +126,7 @@ public final class Worker implements AutoCloseable {
    * #turn} on the control thread until the worker stops; tests drive the same steps by hand.
    */
   void openClients() {
-    // from the end: only cycles started from here on concern this worker
-    channel =
-        ControlChannel.fromEnd(
-            clients,
-            topic,
-            settings.workerTransactionalId(),
-            "worker",
-            settings.taskId(),
-            settings.taskId());
+    party.openChannel();
   }
 
   /** Task thread: partitions were assigned. */
@@ -266,69 +240,30 @@ public final class Worker implements AutoCloseable {
 
   /** Throws the failure of the control thread, if it failed. */
   public void checkHealthy() {
-    RuntimeException failed = failure;
-    if (failed != null) {
-      throw failed;
-    }
+    party.checkHealthy();
   }
 
   /**
-   * One turn of the control thread: polls the control topic once, answers what asks for an answer
-   * and sends an early commit request if one is due.
+   * One turn of the control thread, as {@link #start} runs it (tests run it by hand).
    *
    * @return false when the worker failed (then {@link #checkHealthy} throws)
    */
   boolean turn() {
-    try {
-      if (uncertain != null && !settleUncertain()) {
-        return true;
-      }
-      for (ConsumerRecord<byte[], byte[]> record : channel.poll(POLL)) {
-        handle(record);
-      }
-      if (earlyRequested) {
-        earlyRequested = false;
-        requestCommit();
-      }
-      return true;
-    } catch (org.apache.kafka.common.errors.WakeupException e) {
-      if (loop.running()) {
-        fail(new ConnectException("The worker's control consumer was woken up unexpectedly", e));
-      }
-    } catch (RuntimeException e) {
-      fail(e);
-    } catch (Error e) {
-      fail(new ConnectException("The worker's control thread failed: " + e, e));
-    }
-    return false;
+    return party.turn();
   }
 
-  private void fail(RuntimeException error) {
-    RuntimeException e = settings.secrets().guard(error);
-    LOG.error("Worker of task {} stopped: {}", settings.taskId(), e.getMessage(), e);
-    failure =
-        e instanceof ConnectException
-            ? e
-            : new ConnectException("Worker of task " + settings.taskId() + " failed: " + e, e);
-  }
-
-  private void handle(ConsumerRecord<byte[], byte[]> record) {
-    if (record.value() == null) {
-      return;
+  /**
+   * The worker's part of a turn: polls the control topic once, answers every cycle started, and
+   * sends an early commit request if one is due.
+   */
+  private void answerCycles() {
+    party.poll(
+        header -> header.is(EventType.START_COMMIT),
+        (record, header, event) -> answer(((StartCommit) event).commitId()));
+    if (earlyRequested) {
+      earlyRequested = false;
+      requestCommit();
     }
-    EventHeader header;
-    try {
-      header = EventCodec.peekHeader(record.value());
-    } catch (RuntimeException e) {
-      LOG.debug("Skipping a control record that is not a Floe event at {}", record.offset());
-      return;
-    }
-    ConsumerGroupMetadata group = groupMetadata;
-    if (!header.is(EventType.START_COMMIT) || !header.isFor(group.groupId())) {
-      return;
-    }
-    StartCommit start = (StartCommit) codec.decode(record.value()).event();
-    answer(start.commitId());
   }
 
   private void answer(UUID commitId) {
@@ -355,30 +290,18 @@ public final class Worker implements AutoCloseable {
         handOverFailed(commitId, firstOffsets(handOver), e, true, attempt);
         return;
       }
-      ControlChannel.Sent sent;
-      try {
-        sent = send(commitId, written, offsets, handOver.positions());
-      } catch (ProducerFencedException | InvalidProducerEpochException e) {
-        throw new ConnectException(
-            "Worker of task "
-                + settings.taskId()
-                + " was fenced: another instance of this task took over (transactional id "
-                + settings.workerTransactionalId()
-                + "). Its last hand-over was not committed and is read again by the new one.",
-            e);
-      }
+      boolean withFiles = !written.isEmpty();
+      ControlChannel.Sent sent =
+          send(commitId, written, offsets, handOver.positions(), started, withFiles);
       switch (sent.outcome()) {
         case UNKNOWN -> {
-          uncertain(
-              new Uncertain("its hand-over of cycle " + commitId, !written.isEmpty(), started),
-              sent.cause());
-          return;
+          return; // the party asks again before anything else
         }
         case ABORTED -> {
           handOverFailed(commitId, firstOffsets(handOver), sent.cause(), false, attempt);
           return;
         }
-        case COMMITTED -> handedOver(!written.isEmpty());
+        case COMMITTED -> {}
       }
       long records = written.stream().mapToLong(DataWritten::recordCount).sum();
       if (written.isEmpty()) {
@@ -412,13 +335,19 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
-   * A transaction went through. That ends a run of failures, unless files failed in it and this
-   * hand-over had none: only files that reach the object store show that it is back.
+   * A hand-over's transaction committed (at once, or when asked again). That ends a run of
+   * failures, unless files failed in it and this hand-over had none: only files that reach the
+   * object store show that it is back.
    */
   private void handedOver(boolean withFiles) {
-    if (withFiles || !filesFailing) {
-      retries.succeeded();
-      filesFailing = false;
+    lock.lock();
+    try {
+      if (withFiles || !filesFailing) {
+        party.succeeded();
+        filesFailing = false;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -437,7 +366,7 @@ public final class Worker implements AutoCloseable {
       long started) {
     earliest(rewinds, rewind);
     filesFailing |= files;
-    checkRetryBudget("hand over its data", e, started);
+    party.failed("hand over its data", e, started);
     LOG.warn(
         "Task {} could not hand over cycle {} ({}); its {} partitions are read again",
         settings.taskId(),
@@ -456,8 +385,8 @@ public final class Worker implements AutoCloseable {
     Map<TopicPartition, Long> rewind = new HashMap<>(writer.reset());
     earliest(rewind, dropped(records));
     filesFailing = true;
-    checkRetryBudget("write its data", e, started);
-    long pause = retries.nextBackoffMs();
+    party.failed("write its data", e, started);
+    long pause = party.nextBackoffMs();
     resumeAtMs = clock.millis() + pause;
     LOG.warn(
         "Task {} could not write ({}); it drops what it wrote since its last hand-over and reads"
@@ -467,27 +396,6 @@ public final class Worker implements AutoCloseable {
         rewind.size(),
         pause);
     return rewind;
-  }
-
-  /** Gives up if failures, counted from the start of the first failed attempt, ran too long. */
-  private void checkRetryBudget(String what, RuntimeException e, long attemptStarted) {
-    if (retries.failed(attemptStarted)) {
-      throw new ConnectException(
-          "Task "
-              + settings.taskId()
-              + " has failed to "
-              + what
-              + " since "
-              + retries.since()
-              + " (longer than "
-              + io.floe.connect.config.CommitKeys.COMMIT_RETRY_TIMEOUT_MS
-              + "="
-              + settings.retryTimeout().toMillis()
-              + "); nothing it wrote since then is committed, and a restart reads it again. Last"
-              + " cause: "
-              + settings.secrets().mask(e.toString()),
-          e);
-    }
   }
 
   private List<DataWritten> manifests(UUID commitId, HandOver handOver) {
@@ -556,110 +464,36 @@ public final class Worker implements AutoCloseable {
   /**
    * Sends a hand-over in one transaction: its {@code DataWritten} events, the {@code DataComplete}
    * of every partition, and the source offsets with the Connect consumer's group metadata.
+   *
+   * @param started when the answer began
+   * @param withFiles whether it hands data files over
    */
   private ControlChannel.Sent send(
       UUID commitId,
       List<DataWritten> written,
       List<PartitionOffset> offsets,
-      Map<TopicPartition, SourcePosition> positions) {
+      Map<TopicPartition, SourcePosition> positions,
+      long started,
+      boolean withFiles) {
     ConsumerGroupMetadata group = groupMetadata;
     long now = clock.millis();
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(written.size() + 1);
     for (DataWritten event : written) {
-      records.add(channel.record(group.groupId(), now, event));
+      records.add(party.record(now, event));
     }
-    records.add(channel.record(group.groupId(), now, new DataComplete(commitId, offsets)));
+    records.add(party.record(now, new DataComplete(commitId, offsets)));
     Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
     positions.forEach(
         (partition, position) ->
             commit.put(partition, new OffsetAndMetadata(position.nextOffset())));
-    return channel.send(records, commit, group);
+    return party.send(
+        "its hand-over of cycle " + commitId,
+        records,
+        commit,
+        group,
+        started,
+        () -> handedOver(withFiles));
   }
-
-  /**
-   * Asks Kafka again to commit a transaction whose commit timed out. Its outcome is unknown: it may
-   * have committed, so its data is never read again (that could write it twice) and nothing else is
-   * handed over until it is settled. A commit that times out again is asked again on the next turn,
-   * for up to the retry timeout; any other answer leaves the outcome unknown and fails the task: a
-   * restart resumes from the offsets Kafka holds for the group, which include the hand-over if and
-   * only if it was committed.
-   *
-   * @return whether it is settled (committed)
-   */
-  private boolean settleUncertain() {
-    Uncertain pending = uncertain;
-    try {
-      ControlChannel.Sent sent = channel.commitAgain();
-      if (sent.outcome() == ControlChannel.Outcome.UNKNOWN) {
-        if (clock.millis() - pending.sinceMs() > settings.retryTimeout().toMillis()) {
-          throw unsettled(pending, sent.cause());
-        }
-        return false;
-      }
-      if (!sent.committed()) {
-        throw unsettled(pending, sent.cause());
-      }
-    } catch (ProducerFencedException | InvalidProducerEpochException e) {
-      throw new ConnectException(
-          "Worker of task "
-              + settings.taskId()
-              + " was fenced while it asked whether "
-              + pending.what()
-              + " was committed: another instance of this task took over and reads on from the"
-              + " offsets Kafka holds, which include that hand-over if and only if it was"
-              + " committed.",
-          e);
-    } catch (IllegalStateException e) {
-      throw unsettled(pending, e);
-    }
-    uncertain = null;
-    lock.lock();
-    try {
-      handedOver(pending.withFiles());
-    } finally {
-      lock.unlock();
-    }
-    LOG.info(
-        "Task {} committed {} on asking again, {} ms after the first try",
-        settings.taskId(),
-        pending.what(),
-        clock.millis() - pending.sinceMs());
-    return true;
-  }
-
-  private ConnectException unsettled(Uncertain pending, RuntimeException e) {
-    return new ConnectException(
-        "Task "
-            + settings.taskId()
-            + " cannot tell whether "
-            + pending.what()
-            + " was committed (its Kafka transaction's commit timed out at "
-            + java.time.Instant.ofEpochMilli(pending.sinceMs())
-            + "). It stops without reading anything again; a restart resumes from the offsets"
-            + " Kafka holds for the connector's group, which include the hand-over if and only if"
-            + " it was committed. Last cause: "
-            + settings.secrets().mask(e.toString()),
-        e);
-  }
-
-  private void uncertain(Uncertain pending, KafkaException e) {
-    uncertain = pending;
-    LOG.warn(
-        "Task {} does not know whether {} was committed ({}): it asks Kafka again and reads"
-            + " nothing again meanwhile",
-        settings.taskId(),
-        pending.what(),
-        settings.secrets().mask(e.toString()));
-  }
-
-  /**
-   * A transaction whose commit timed out: it may or may not have committed.
-   *
-   * @param what what it carried, for the logs
-   * @param withFiles whether it handed data files over
-   * @param sinceMs when its commit was first tried
-   */
-  private record Uncertain(String what, boolean withFiles, long sinceMs) {}
 
   private void requestCommit() {
     long pending;
@@ -670,36 +504,24 @@ public final class Worker implements AutoCloseable {
       lock.unlock();
     }
     long started = clock.millis();
-    ConsumerGroupMetadata group = groupMetadata;
-    ControlChannel.Sent sent;
-    try {
-      sent =
-          channel.send(
-              List.of(channel.record(group.groupId(), started, new CommitRequest(pending))),
-              Map.of(),
-              group);
-    } catch (ProducerFencedException | InvalidProducerEpochException e) {
-      throw new ConnectException("Worker of task " + settings.taskId() + " was fenced", e);
-    }
+    ControlChannel.Sent sent =
+        party.send(
+            "its early commit request",
+            List.of(party.record(started, new CommitRequest(pending))),
+            Map.of(),
+            groupMetadata,
+            started,
+            () -> {});
     switch (sent.outcome()) {
       case COMMITTED ->
           LOG.debug(
               "Task {} asked for an early commit ({} bytes pending)", settings.taskId(), pending);
-      case UNKNOWN ->
-          uncertain(new Uncertain("its early commit request", false, started), sent.cause());
+      case UNKNOWN -> {} // the party asks again before anything else
       case ABORTED ->
           LOG.warn(
               "Task {} could not ask for an early commit: {}",
               settings.taskId(),
               settings.secrets().mask(sent.cause().toString()));
-    }
-  }
-
-  /** Closes the control clients: by the control thread as it ends, or by {@link #close}. */
-  private void release() {
-    ControlChannel open = channel;
-    if (open != null) {
-      open.close();
     }
   }
 
@@ -710,13 +532,7 @@ public final class Worker implements AutoCloseable {
    */
   @Override
   public void close() {
-    loop.stop(
-        () -> {
-          ControlChannel open = channel;
-          if (open != null) {
-            open.wakeup();
-          }
-        });
+    party.stop();
     boolean locked;
     try {
       locked = lock.tryLock(ControlLoop.STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

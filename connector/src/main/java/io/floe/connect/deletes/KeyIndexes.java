@@ -7,7 +7,6 @@ package io.floe.connect.deletes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import org.apache.iceberg.util.ThreadPools;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,11 +21,6 @@ public final class KeyIndexes {
   private final KeyIndexSettings settings;
   private final ExecutorService readers;
   private final Map<String, TableKeyIndex> tables = new HashMap<>();
-
-  /** Indexes reading files on Iceberg's shared worker pool. */
-  public KeyIndexes(KeyIndexSettings settings) {
-    this(settings, ThreadPools.getWorkerPool());
-  }
 
   /**
    * Indexes reading files on {@code readers}.

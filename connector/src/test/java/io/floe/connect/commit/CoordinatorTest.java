@@ -15,6 +15,7 @@ import io.floe.connect.control.DataComplete;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.deletes.KeyIndexSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -64,7 +66,9 @@ class CoordinatorTest {
           Duration.ofMillis(RETRY_TIMEOUT_MS),
           1_000_000,
           Secrets.of(Map.of()),
-          List.of(TABLE));
+          List.of(TABLE),
+          CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
+          KeyIndexSettings.off());
 
   private final MutableClock clock = new MutableClock(1_767_225_600_000L);
   private final InMemoryControlTopic control = new InMemoryControlTopic();
@@ -115,7 +119,8 @@ class CoordinatorTest {
             () -> Set.of(P0, P1),
             clock,
             new io.floe.connect.metrics.CoordinatorMetrics(
-                io.floe.connect.metrics.MetricsRegistry.forTask("orders", null), clock));
+                io.floe.connect.metrics.MetricsRegistry.forTask("orders", null), clock),
+            ThreadPools.getWorkerPool());
     coordinators.add(opened);
     assertThat(opened.open()).isTrue();
     return opened;
@@ -434,7 +439,9 @@ class CoordinatorTest {
         Duration.ofMillis(retryTimeoutMs),
         1_000_000,
         Secrets.of(Map.of()),
-        List.of(TABLE));
+        List.of(TABLE),
+        CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
+        KeyIndexSettings.off());
   }
 
   @Test

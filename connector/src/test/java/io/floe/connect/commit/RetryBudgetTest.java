@@ -15,33 +15,34 @@ class RetryBudgetTest {
   private final RetryBudget budget = new RetryBudget(Duration.ofMillis(1_000), 100, 350, clock);
 
   @Test
-  void aRunOfFailuresIsSpentOnlyWhenItLastsLongerThanTheTimeout() {
-    assertThat(budget.failing()).isFalse();
-    assertThat(budget.failed()).isFalse();
+  void aRunOfFailuresIsGivenUpOnlyWhenItLastsLongerThanTheTimeout() {
+    assertThat(budget.elapsedMs()).as("no run yet").isZero();
+    assertThat(budget.failed(clock.millis())).isFalse();
     assertThat(budget.since()).isEqualTo(Instant.ofEpochMilli(10_000));
     clock.advance(1_000);
-    assertThat(budget.failed()).as("exactly the timeout is not longer than it").isFalse();
-    assertThat(budget.spent()).isFalse();
+    assertThat(budget.failed(clock.millis()))
+        .as("exactly the timeout is not longer than it")
+        .isFalse();
     clock.advance(1);
-    assertThat(budget.spent()).isTrue();
-    assertThat(budget.failed()).isTrue();
+    assertThat(budget.failed(clock.millis())).isTrue();
     assertThat(budget.elapsedMs()).isEqualTo(1_001);
+    assertThat(budget.longerThanTimeout())
+        .isEqualTo("longer than iceberg.control.commit.retry-timeout-ms=1000");
   }
 
   @Test
   void backoffDoublesUpToItsCapAndASuccessStartsAfresh() {
-    budget.failed();
+    budget.failed(clock.millis());
     assertThat(budget.nextBackoffMs()).isEqualTo(100);
     assertThat(budget.nextBackoffMs()).isEqualTo(200);
     assertThat(budget.nextBackoffMs()).isEqualTo(350);
     assertThat(budget.nextBackoffMs()).isEqualTo(350);
 
     budget.succeeded();
-    assertThat(budget.failing()).isFalse();
-    assertThat(budget.spent()).isFalse();
+    assertThat(budget.elapsedMs()).as("the run is over").isZero();
     assertThat(budget.nextBackoffMs()).isEqualTo(100);
     clock.advance(5_000);
-    assertThat(budget.failed()).as("a new run starts at its first failure").isFalse();
+    assertThat(budget.failed(clock.millis())).as("a new run starts at its first failure").isFalse();
   }
 
   @Test
@@ -59,5 +60,12 @@ class RetryBudgetTest {
     assertThat(budget.failed(later)).isFalse();
     clock.advance(600);
     assertThat(budget.failed(clock.millis())).as("the run began with its first attempt").isTrue();
+  }
+
+  @Test
+  void aRunWithoutPausesOnlyCountsItsLength() {
+    RetryBudget waiting = new RetryBudget(Duration.ofMillis(1_000), clock);
+    assertThat(waiting.failed(clock.millis() - 1_001)).isTrue();
+    assertThat(waiting.nextBackoffMs()).isZero();
   }
 }

@@ -102,7 +102,9 @@ final class SimConnect {
         of.retryTimeout(),
         of.bufferBytes(),
         of.secrets(),
-        of.tables());
+        of.tables(),
+        of.maxSilentCycles(),
+        of.keyIndex());
   }
 
   static ControlSettings settings(

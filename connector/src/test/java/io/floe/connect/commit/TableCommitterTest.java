@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.control.ControlTopic;
+import io.floe.connect.deletes.KeyIndexSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,11 +22,13 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,7 +59,13 @@ class TableCommitterTest {
   }
 
   private TableCommitter committer(ControlTopic topic) {
-    return new TableCommitter(catalog, GROUP, "orders", topic);
+    return committer(catalog, topic);
+  }
+
+  /** A table committer as the coordinator builds it, without key indexes. */
+  private static TableCommitter committer(Catalog catalog, ControlTopic topic) {
+    return new TableCommitter(
+        catalog, GROUP, "orders", topic, KeyIndexSettings.off(), ThreadPools.getWorkerPool());
   }
 
   private PendingEvent event(long controlOffset, UUID commitId, long records) {
@@ -117,7 +126,7 @@ class TableCommitterTest {
                 new PendingEvent(0, 3, TestManifests.manifest(table, "db.Orders", id, 10).event()),
                 new PendingEvent(
                     0, 4, TestManifests.manifest(table, "db.orders", id, 20).event())));
-    TableCommitter committer = new TableCommitter(caseInsensitive, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(caseInsensitive, TOPIC);
 
     TableCommitter.Outcome outcome = committer.commit(cycle(id, pending, 5));
     // as the coordinator does: what was committed leaves the pending events, the rest is retried

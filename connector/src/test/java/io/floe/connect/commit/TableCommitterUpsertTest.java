@@ -12,7 +12,6 @@ import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.deletes.KeyIndexSettings;
-import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.TableKeyIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,6 +47,7 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
@@ -116,7 +116,7 @@ class TableCommitterUpsertTest {
   @ValueSource(ints = {2, 3})
   void upsertsReplaceAndDeleteStoredRowsOnceAcrossReplays(int formatVersion) {
     createTable(formatVersion);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     List<Record> first = new ArrayList<>();
     for (long id = 0; id < 10; id++) {
       first.add(row(id, "first"));
@@ -179,11 +179,10 @@ class TableCommitterUpsertTest {
   @ValueSource(ints = {2, 3})
   void aTableWithAKeyIndexBuildsItOnceAndGetsTheSameRows(int formatVersion) {
     createTable(formatVersion);
-    KeyIndexes indexes =
-        new KeyIndexes(
+    TableCommitter committer =
+        committer(
             new KeyIndexSettings(
                 "db.orders"::equals, 64L * 1024 * 1024, UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB));
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC, indexes);
     List<Record> first = new ArrayList<>();
     for (long id = 0; id < 10; id++) {
       first.add(row(id, "first"));
@@ -222,7 +221,7 @@ class TableCommitterUpsertTest {
   @ValueSource(ints = {2, 3})
   void twoHandOversInOneCommitKeepOnlyTheLaterChangeOfAKey(int formatVersion) {
     createTable(formatVersion);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     UUID late = UUID.randomUUID();
     UUID next = UUID.randomUUID();
     List<PendingEvent> events = new ArrayList<>();
@@ -250,7 +249,7 @@ class TableCommitterUpsertTest {
   @ValueSource(ints = {2, 3})
   void aTruncateEmptiesTheTableAndDropsTheEarlierHandOversOfItsPartitions(int formatVersion) {
     createTable(formatVersion);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     ChangeSource p0 = new ChangeSource("orders", 0, null);
     ChangeSource p1 = new ChangeSource("orders", 1, null);
     List<Record> first = new ArrayList<>();
@@ -327,7 +326,7 @@ class TableCommitterUpsertTest {
   @org.junit.jupiter.api.Test
   void aTruncateAlsoDropsWhatCameBeforeTheHandOversItDrops() {
     createTable(3);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     ChangeSource p0 = new ChangeSource("orders", 0, null);
     ChangeSource p1 = new ChangeSource("orders", 1, null);
     UUID one = UUID.randomUUID();
@@ -349,7 +348,7 @@ class TableCommitterUpsertTest {
   @org.junit.jupiter.api.Test
   void aHandOverWithoutChangeSourcesIsNotDroppedByATruncate() {
     createTable(3);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     UUID one = UUID.randomUUID();
     List<PendingEvent> events = new ArrayList<>();
     events.addAll(events(one, 0, List.of(row(1, "old")), List.of(1L)));
@@ -492,6 +491,12 @@ class TableCommitterUpsertTest {
     row.setField("name", name);
     row.setField("part", (int) (id % 3));
     return row;
+  }
+
+  /** A table committer as the coordinator builds it. */
+  private TableCommitter committer(KeyIndexSettings keyIndex) {
+    return new TableCommitter(
+        catalog, GROUP, "orders", TOPIC, keyIndex, ThreadPools.getWorkerPool());
   }
 
   private static TableCommitter.Cycle cycle(

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.CommitRequest;
@@ -16,6 +17,7 @@ import io.floe.connect.control.DataWritten;
 import io.floe.connect.control.EventManifest;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.WriterPoolOptions;
 import java.io.IOException;
@@ -116,7 +118,9 @@ class WorkerTest {
             Duration.ofMillis(RETRY_TIMEOUT_MS),
             bufferBytes,
             Secrets.of(Map.of()),
-            java.util.List.of());
+            java.util.List.of(),
+            CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
+            KeyIndexSettings.off());
     Worker created =
         new Worker(
             settings,

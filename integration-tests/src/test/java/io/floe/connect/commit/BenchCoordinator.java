@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
+import io.floe.connect.deletes.KeyIndexSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -33,7 +35,14 @@ public final class BenchCoordinator {
     ControlTopic topic =
         new ControlTopic(
             "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
-    this.committer = new TableCommitter(catalog, GROUP, connectorName, topic);
+    this.committer =
+        new TableCommitter(
+            catalog,
+            GROUP,
+            connectorName,
+            topic,
+            KeyIndexSettings.off(),
+            ThreadPools.getWorkerPool());
   }
 
   /**
