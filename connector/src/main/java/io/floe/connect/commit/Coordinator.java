@@ -43,19 +43,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The connector's one coordinator (DESIGN.md §2 steps 3 and 5, §3), on a thread of its own in the
- * task that owns the election partition. It starts a cycle every interval (or early, when a worker
- * asks), gathers the workers' answers, commits every table of the cycle, then sends {@code
- * CommitComplete} and commits its control-topic position in one transaction.
+ * The connector's one coordinator (ARCHITECTURE.md, "A cycle" and "Why nothing is lost or written
+ * twice"), on a thread of its own in the task that owns the election partition. It starts a cycle
+ * every interval (or early, when a worker asks), gathers the workers' answers, commits every table
+ * of the cycle, then sends {@code CommitComplete} and commits its control-topic position in one
+ * transaction.
  *
  * <p>Its transactional id is the same for every coordinator of the connector, so a new one fences
- * the old one (R3); and since every table commit re-reads the table's position first and validates
- * that no other commit of the connector landed meanwhile, even a coordinator that has not yet
- * noticed it was replaced cannot commit anything twice. Without a committed position it starts at
- * the earliest control offset (R5). Retriable failures are retried with backoff for the retry
- * timeout, then the coordinator fails and so does its task (R4). What it shares with the workers
- * (its control clients and thread, unknown outcomes, fencing and failures) is its {@link
- * ControlParty}'s.
+ * the old one ("Zombies are fenced"); and since every table commit re-reads the table's position
+ * first and validates that no other commit of the connector landed meanwhile, even a coordinator
+ * that has not yet noticed it was replaced cannot commit anything twice. Without a committed
+ * position it starts at the earliest control offset. Retriable failures are retried with backoff
+ * for the retry timeout, then the coordinator fails and so does its task ("Never healthy while not
+ * committing"). What it shares with the workers (its control clients and thread, unknown outcomes,
+ * fencing and failures) is its {@link ControlParty}'s.
  */
 public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -347,7 +348,8 @@ public final class Coordinator implements AutoCloseable {
 
   /**
    * Fails when a partition has gone without an answer for too long: nothing of it is committed, and
-   * the connector must not look healthy meanwhile (R4).
+   * the connector must not look healthy meanwhile (ARCHITECTURE.md, "Never healthy while not
+   * committing").
    */
   private void checkNotSilent() {
     if (!tracker.expectedKnown()) {
@@ -523,7 +525,7 @@ public final class Coordinator implements AutoCloseable {
                     new TopicPartition(topic.name(), partition), new OffsetAndMetadata(offset)));
     OptionalLong validThrough = cycle.validThroughMs();
     // if this fails, the tables hold the cycle already: the next cycle's position covers it, and a
-    // coordinator that reads from the older one skips what the tables hold (R1)
+    // coordinator that reads from the older one skips what the tables hold ("Replays are skipped")
     inTransaction(
         "the control position of cycle " + cycle.commitId(),
         new CommitComplete(

@@ -46,7 +46,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A task's side of the commit protocol (DESIGN.md §2 step 4). The task thread writes records
+ * A task's side of the commit protocol (ARCHITECTURE.md, "A cycle"). The task thread writes records
  * through {@link #put}; a control thread of its own reads the control topic and answers every
  * {@code StartCommit} at once, even when the task is idle: it hands over the writers' finished
  * files, writes one manifest per table and spec, and in one Kafka transaction sends the {@code
@@ -84,7 +84,8 @@ public final class Worker implements AutoCloseable {
   /**
    * @param writer the task's writer
    * @param awaitReported blocks until every record reported to the dead-letter path so far is
-   *     acknowledged; called before a hand-over's offsets go into a transaction (R5)
+   *     acknowledged; called before a hand-over's offsets go into a transaction (ARCHITECTURE.md,
+   *     "Offsets move with the files")
    * @param groupMetadata the Connect consumer's group metadata; read on the task thread only
    * @param metrics the task's metrics, given the writer's counters after each batch and hand-over
    */
