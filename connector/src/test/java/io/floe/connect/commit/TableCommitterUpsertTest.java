@@ -377,7 +377,7 @@ class TableCommitterUpsertTest {
   void aHandOversManifestsAreTakenTogetherByTheirIdNotByTheirNames(
       String names, String firstData, String firstKeys, String secondData, String secondKeys) {
     createTable(3);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     UUID one = UUID.randomUUID();
     List<PendingEvent> events =
         earlyThenLater(
@@ -397,7 +397,7 @@ class TableCommitterUpsertTest {
   @org.junit.jupiter.api.Test
   void anOlderWorkersHandOversWithoutAnIdAreTakenTogetherByTheirManifestsNames() {
     createTable(3);
-    TableCommitter committer = new TableCommitter(catalog, GROUP, "orders", TOPIC);
+    TableCommitter committer = committer(KeyIndexSettings.off());
     UUID one = UUID.randomUUID();
     List<PendingEvent> events =
         earlyThenLater(
