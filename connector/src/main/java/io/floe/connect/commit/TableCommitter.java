@@ -37,6 +37,7 @@ import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -434,17 +435,20 @@ final class TableCommitter {
         outcome.deletes().added().size(),
         outcome.deletes().rewritten().size(),
         outcome.resolution());
-    events.deleteTransportFiles(prepared.table());
     TableResult result =
-        new TableResult(
-            null,
-            prepared.events().size(),
-            events.dataFiles().size(),
-            events.records(),
-            events.bytes(),
-            validThrough[0],
-            prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
-    return withSnapshot(result, prepared.table(), cycle.commitId());
+        withSnapshot(
+            new TableResult(
+                null,
+                prepared.events().size(),
+                events.dataFiles().size(),
+                events.records(),
+                events.bytes(),
+                validThrough[0],
+                prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of())),
+            prepared.table(),
+            cycle.commitId());
+    events.deleteTransportFiles(prepared.table());
+    return result;
   }
 
   /** Truncates as {@code topic-partition@offset}, comma-separated. */
@@ -457,15 +461,32 @@ final class TableCommitter {
         .anyMatch(event -> event.event().content() == ManifestContent.DELETES);
   }
 
+  /**
+   * The result with the snapshot the cycle's commit made. A catalog that answered the commit as
+   * done while the table does not hold it (a REST server that replays a conflicting transaction on
+   * the newer metadata and drops its changes, say) fails the table: its events are pending still,
+   * and the retry commits them again, never counting them as committed.
+   */
   private static TableResult withSnapshot(TableResult result, Table table, UUID commitId) {
-    Snapshot snapshot = table.currentSnapshot();
-    for (Snapshot s = snapshot;
+    Snapshot snapshot = null;
+    for (Snapshot s = table.currentSnapshot();
         s != null;
         s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
       if (commitId.toString().equals(s.summary().get(CommitMarks.COMMIT_ID))) {
         snapshot = s;
         break;
       }
+    }
+    if (snapshot == null) {
+      Snapshot current = table.currentSnapshot();
+      throw new ConnectException(
+          "Table "
+              + table.name()
+              + ": the catalog answered that commit "
+              + commitId
+              + " was made, but the table's history does not hold it (current snapshot "
+              + (current == null ? "none" : current.snapshotId())
+              + "); its data files are committed again on the retry");
     }
     return new TableResult(
         snapshot,

@@ -22,11 +22,16 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.common.TopicPartition;
@@ -142,6 +147,90 @@ class TableCommitterTest {
         .containsEntry("added-records", "30");
     assertThat(outcome.failures()).isEmpty();
     assertThat(outcome.committed()).containsOnlyKeys("db.Orders", "db.orders");
+  }
+
+  @Test
+  void aCommitTheCatalogAnswersAsMadeButTheTableDoesNotHoldFailsAndIsCommittedOnTheRetry() {
+    DroppingCatalog dropping = new DroppingCatalog();
+    dropping.initialize("test", Map.of());
+    dropping.createNamespace(Namespace.of("db"));
+    table =
+        dropping.createTable(
+            TableIdentifier.of("db", "orders"), SCHEMA, PartitionSpec.unpartitioned());
+    TableCommitter committer = committer(dropping, TOPIC);
+    UUID id = UUID.randomUUID();
+    List<PendingEvent> pending = List.of(event(3, id, 10));
+
+    dropping.drop = true;
+    TableCommitter.Outcome dropped = committer.commit(cycle(id, pending, 4));
+    assertThat(dropped.committed()).doesNotContainKey("db.orders");
+    assertThat(dropped.failures().get("db.orders"))
+        .hasMessageContaining("the catalog answered that commit " + id + " was made")
+        .hasMessageContaining("does not hold it");
+
+    dropping.drop = false;
+    TableCommitter.Outcome retried = committer.commit(cycle(id, pending, 4));
+    assertThat(retried.failures()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.commit-id", id.toString())
+        .containsEntry("total-records", "10");
+  }
+
+  /**
+   * A catalog that answers commits as made while it drops them when told to, as a REST server that
+   * replays a conflicting transaction on the newer metadata without its changes does.
+   */
+  private static final class DroppingCatalog extends InMemoryCatalog {
+    private volatile boolean drop;
+
+    @Override
+    protected TableOperations newTableOps(TableIdentifier identifier) {
+      TableOperations ops = super.newTableOps(identifier);
+      return new TableOperations() {
+        @Override
+        public TableMetadata current() {
+          return ops.current();
+        }
+
+        @Override
+        public TableMetadata refresh() {
+          return ops.refresh();
+        }
+
+        @Override
+        public void commit(TableMetadata base, TableMetadata metadata) {
+          if (!drop) {
+            ops.commit(base, metadata);
+          }
+        }
+
+        @Override
+        public FileIO io() {
+          return ops.io();
+        }
+
+        @Override
+        public EncryptionManager encryption() {
+          return ops.encryption();
+        }
+
+        @Override
+        public String metadataFileLocation(String fileName) {
+          return ops.metadataFileLocation(fileName);
+        }
+
+        @Override
+        public LocationProvider locationProvider() {
+          return ops.locationProvider();
+        }
+
+        @Override
+        public long newSnapshotId() {
+          return ops.newSnapshotId();
+        }
+      };
+    }
   }
 
   @Test
