@@ -14,6 +14,7 @@ import io.floe.it.stack.PostgresServer;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * clients, JDBC drivers and S3FileIO bundled in the zip load inside plugin isolation.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class CatalogDeploymentIT {
   private static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(60);
 
@@ -40,9 +43,10 @@ class CatalogDeploymentIT {
 
   @RegisterExtension final Services services = Services.closedAfterAll();
 
+  /** The shared broker; a worker of its own, which defines no config provider. */
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
     s3 = services.own(S3ProxyServer.start());
     worker =
         services.own(

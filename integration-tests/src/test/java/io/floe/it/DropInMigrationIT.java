@@ -13,9 +13,9 @@ import io.floe.it.stack.Await;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,6 +40,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -59,6 +60,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * again (this test lost 300 rows before it did).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class DropInMigrationIT {
   private static final String FLOE = "io.floe.connect.IcebergSinkConnector";
   private static final List<String> EXAMPLES =
@@ -84,14 +86,11 @@ class DropInMigrationIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
-    rest = services.own(RestCatalogServer.withLocalWarehouse());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
+    rest = stack.rest();
     catalog = services.catalog("test", rest.clientProperties());
-    worker =
-        services.own(
-            ConnectWorker.start(
-                broker, PluginInstall.pluginPath(), new ConnectWorker.Options().groupId("dropin")));
+    worker = stack.worker();
     admin = services.own(broker.admin());
     // the documentation creates its tables first: PARTITIONED BY (hours(ts))
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("default"));

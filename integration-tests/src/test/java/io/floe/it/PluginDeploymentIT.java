@@ -14,6 +14,7 @@ import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.StackDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +34,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,6 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * supported Connect line.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class PluginDeploymentIT {
   private static final String CONNECTOR = "io.floe.connect.IcebergSinkConnector";
   private static final String CONVERTER = "io.floe.connect.avro.AvroConverter";
@@ -54,8 +57,8 @@ class PluginDeploymentIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   @BeforeAll
-  void startBroker() {
-    broker = services.own(KafkaBroker.start());
+  void startBroker(SharedStack stack) {
+    broker = stack.broker();
     pluginPath = PluginInstall.pluginPath();
   }
 

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.it.eos.TableOracle;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.SparkReader;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -46,6 +46,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Apache Spark 4.1 (local mode, Iceberg's Spark runtime, in a child JVM) reads tables the connector
@@ -62,6 +63,7 @@ import org.junit.jupiter.api.TestInstance;
  * </ul>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class SparkReadsFloeTablesIT {
   private static final Duration CONVERGE = Duration.ofSeconds(120);
   private static final int FIRST_BATCH = 20;
@@ -137,11 +139,11 @@ class SparkReadsFloeTablesIT {
   }
 
   @BeforeAll
-  void startStackWriteBothTablesAndReadThemWithSpark() throws Exception {
-    broker = KafkaBroker.start();
-    rest = RestCatalogServer.withLocalWarehouse();
+  void startStackWriteBothTablesAndReadThemWithSpark(SharedStack stack) throws Exception {
+    broker = stack.broker();
+    rest = stack.rest();
     catalog = CatalogUtil.buildIcebergCatalog("test", rest.clientProperties(), null);
-    worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options());
+    worker = stack.worker();
     producer = broker.stringProducer();
     json.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
     // both tables written side by side, then read by one Spark session (it starts slowly)
@@ -151,8 +153,7 @@ class SparkReadsFloeTablesIT {
 
   @AfterAll
   void stopStack() throws Exception {
-    for (AutoCloseable service :
-        new AutoCloseable[] {producer, json, worker, (AutoCloseable) catalog, rest, broker}) {
+    for (AutoCloseable service : new AutoCloseable[] {producer, json, (AutoCloseable) catalog}) {
       if (service != null) {
         service.close();
       }

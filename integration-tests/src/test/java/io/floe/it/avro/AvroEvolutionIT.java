@@ -15,9 +15,9 @@ import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +50,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -73,11 +74,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * </ul>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class AvroEvolutionIT {
   private static final Duration CONVERGE = Duration.ofSeconds(120);
-  private static final String TOPIC = "orders";
-  private static final String DLQ = "orders-dlq";
-  private static final String TABLE = "db.orders";
+  // not "orders": the topic of config-examples/rest-catalog-s3.json, on the same shared broker
+  private static final String TOPIC = "avro-orders";
+  private static final String DLQ = "avro-orders-dlq";
+  private static final String TABLE = "db.avro_orders";
   private static final long WIDE = 3_000_000_000L;
 
   private static final String ADDRESS_V1 =
@@ -159,14 +162,12 @@ class AvroEvolutionIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
-    rest = services.own(RestCatalogServer.withLocalWarehouse());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
+    rest = stack.rest();
     registry = services.own(SchemaRegistryServer.builder().build().start());
     catalog = services.catalog("test", rest.clientProperties());
-    worker =
-        services.own(
-            ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options()));
+    worker = stack.worker();
     producer =
         new KafkaProducer<>(
             Map.of(

@@ -17,6 +17,7 @@ import io.floe.it.stack.LogFile;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -52,6 +54,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * from the zip, and a REST catalog. Every test checks exact oracles ({@link TableOracle}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class ExactlyOnceIT {
   private static final long INTERVAL_MS = 2000;
   private static final Duration CONVERGE = Duration.ofSeconds(120);
@@ -76,9 +79,10 @@ class ExactlyOnceIT {
 
   @RegisterExtension final Services services = Services.closedAfterAll();
 
+  /** The shared broker; a catalog and workers of its own, which it fails, kills and freezes. */
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
     rest = services.own(RestCatalogServer.withLocalWarehouse());
     catalog = services.catalog("test", rest.clientProperties());
     worker1 = startWorker();

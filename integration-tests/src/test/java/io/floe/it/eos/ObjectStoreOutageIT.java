@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * exactly once ({@link TableOracle}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class ObjectStoreOutageIT {
   private static final long INTERVAL_MS = 2000;
   private static final Duration CONVERGE = Duration.ofSeconds(120);
@@ -45,18 +47,14 @@ class ObjectStoreOutageIT {
 
   @RegisterExtension final Services services = Services.closedAfterAll();
 
+  /** The shared broker and worker; an object store and a catalog of its own, which it stops. */
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
     s3 = services.own(S3ProxyServer.start());
     rest = services.own(RestCatalogServer.withS3Warehouse(s3, "outage"));
     catalog = services.catalog("test", rest.clientProperties());
-    worker =
-        services.own(
-            ConnectWorker.start(
-                broker,
-                PluginInstall.pluginPath(),
-                new ConnectWorker.Options().groupId("s3-outage")));
+    worker = stack.worker();
     events = services.own(new OrderEvents(broker.bootstrapServers()));
     admin = services.own(broker.admin());
   }

@@ -13,12 +13,11 @@ import io.floe.it.registry.SchemaRegistryServer;
 import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +42,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -51,6 +51,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (and the dead-letter topic). The other inputs are covered by the connector's unit tests.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class BadInputsIT {
   private static final Schema EVENT =
       new Schema.Parser()
@@ -71,15 +72,13 @@ class BadInputsIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
     outcomes = new SinkOutcomes(broker);
-    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    rest = stack.rest();
     registry = services.own(SchemaRegistryServer.builder().build().start());
     catalog = services.catalog("test", rest.clientProperties());
-    worker =
-        services.own(
-            ConnectWorker.start(broker, PluginInstall.pluginPath(), new ConnectWorker.Options()));
+    worker = stack.worker();
     producer =
         new KafkaProducer<>(
             Map.of(
@@ -172,9 +171,10 @@ class BadInputsIT {
     String uncommitted = "txn-uncommitted";
     Map<String, String> config = connector(topic, "txn_uncommitted");
     config.remove("consumer.override.isolation.level");
+    long logStart = worker.logFile().mark();
     start(uncommitted, config);
     outcomes.awaitRows(new TableOracle(catalog, List.of("db.txn_uncommitted")), 30);
-    assertThat(Files.readString(worker.log()))
+    assertThat(worker.logFile().textSince(logStart))
         .contains("does not set consumer.override.isolation.level=read_committed");
     worker.rest().deleteConnector(uncommitted);
     worker.rest().deleteConnector(topic);

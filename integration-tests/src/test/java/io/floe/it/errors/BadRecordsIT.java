@@ -12,9 +12,9 @@ import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.StackDirs;
 import io.floe.it.stack.Surfaces;
 import java.io.IOException;
@@ -34,6 +34,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * lands in the table exactly once, and the committed offsets move past both; nothing is lost.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class BadRecordsIT {
   /** A secret planted in every secret-bearing key of a connector; it must show up nowhere. */
   private static final String CANARY = "canary-5e1f0c9b77d2";
@@ -57,9 +59,10 @@ class BadRecordsIT {
 
   @RegisterExtension final Services services = Services.closedAfterAll();
 
+  /** The shared broker and worker; a catalog of its own, which a test stops. */
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
     outcomes = new SinkOutcomes(broker);
     rest = services.own(RestCatalogServer.withLocalWarehouse());
     catalog = services.catalog("test", rest.clientProperties());
@@ -69,12 +72,7 @@ class BadRecordsIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    worker =
-        services.own(
-            ConnectWorker.start(
-                broker,
-                PluginInstall.pluginPath(),
-                new ConnectWorker.Options().fileConfigProvider()));
+    worker = stack.worker(); // it defines the file config provider
     producer = services.own(broker.stringProducer());
   }
 
@@ -110,6 +108,7 @@ class BadRecordsIT {
     }
     List<Long> deadLetterOffsets = List.of(1L, 3L, 4L, 5L);
 
+    long logStart = worker.logFile().mark();
     worker.rest().putConnector(topic, connector(topic, dlq));
     worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
@@ -138,7 +137,7 @@ class BadRecordsIT {
 
     // the source offsets move past every record, written, skipped or dead-lettered
     outcomes.awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 207);
-    assertThat(Files.readString(worker.log()))
+    assertThat(worker.logFile().textSince(logStart))
         .contains("Bad records go to the dead-letter topic " + dlq);
     worker.rest().deleteConnector(topic);
   }
@@ -173,10 +172,11 @@ class BadRecordsIT {
     JsonNode clearAnswer = worker.rest().validate(config.get("connector.class"), clearText);
     assertThat(ConnectRest.errorsByKey(clearAnswer)).containsKey("iceberg.kafka.sasl.jaas.config");
     assertThat(clearAnswer.toString()).doesNotContain(CANARY);
+    long logStart = worker.logFile().mark();
     worker.rest().putConnector(topic, config);
     worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
     // the worker defines a config provider, so Floe cannot tell references from clear text
-    assertThat(Files.readString(worker.log()))
+    assertThat(worker.logFile().textSince(logStart))
         .contains("Credential-bearing keys set: " + String.join(", ", secretKeys) + ".")
         .doesNotContain("Credentials given in clear text");
     for (int id = 0; id < 50; id++) {

@@ -17,7 +17,7 @@ import io.floe.it.stack.Ports;
 import io.floe.it.stack.RemoteJmx;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
-import java.nio.file.Files;
+import io.floe.it.stack.SharedStack;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +33,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * with the connector.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class MetricsIT {
   private static final Duration CONVERGE = Duration.ofSeconds(120);
   private static final String NAME = "metered";
@@ -59,18 +61,12 @@ class MetricsIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
-    rest = services.own(RestCatalogServer.withLocalWarehouse());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
+    rest = stack.rest();
     catalog = services.catalog("test", rest.clientProperties());
-    int jmxPort = Ports.free();
-    worker =
-        services.own(
-            ConnectWorker.start(
-                broker,
-                PluginInstall.pluginPath(),
-                new ConnectWorker.Options().jvmOptions(RemoteJmx.jvmOptions(jmxPort))));
-    jmx = services.own(RemoteJmx.connect(jmxPort));
+    worker = stack.worker();
+    jmx = services.own(RemoteJmx.connect(stack.jmxPort()));
     producer = services.own(broker.stringProducer());
   }
 
@@ -135,6 +131,7 @@ class MetricsIT {
 
   @Test
   void theMetricsCountWhatWasSentFollowFreshnessAndLeaveWithTheConnector() throws Exception {
+    long logStart = worker.logFile().mark();
     broker.createTopic(TOPIC, 2);
     TableOracle oracle = new TableOracle(catalog, java.util.List.of(TABLE));
     sendOrders(0, 200);
@@ -195,7 +192,7 @@ class MetricsIT {
     assertThat(jmx.attribute(plugin, "records-dead-lettered").longValue()).isEqualTo(2);
 
     // one log line per table commit, with the snapshot and its source offset ranges
-    assertThat(Files.readString(worker.log()))
+    assertThat(worker.logFile().textSince(logStart))
         .contains(
             "Committed table "
                 + TABLE

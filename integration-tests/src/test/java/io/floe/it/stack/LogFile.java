@@ -56,6 +56,15 @@ public final class LogFile {
     return matches;
   }
 
+  /** The complete lines logged since {@code from}, each ending with a line break. */
+  public String textSince(long from) {
+    StringBuilder text = new StringBuilder();
+    for (String line : linesSince(from)) {
+      text.append(line).append('\n');
+    }
+    return text.toString();
+  }
+
   /**
    * Waits until a line logged since {@code from} matches {@code pattern}, and returns the first
    * match; fails with the log's location after {@code timeout}. Each look reads only what was

@@ -13,6 +13,7 @@ import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.SparkReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,6 +49,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -63,6 +65,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * no equality delete, and Apache Spark reads exactly those rows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
 class DebeziumUpsertIT {
   private static final String TOPIC = "customers";
   private static final int PARTITIONS = 4;
@@ -78,9 +81,10 @@ class DebeziumUpsertIT {
   private KafkaProducer<String, String> producer;
   private Admin admin;
 
+  /** The shared broker; a catalog and workers of its own, which it holds and kills. */
   @BeforeAll
-  void startStack() {
-    broker = services.own(KafkaBroker.start());
+  void startStack(SharedStack stack) {
+    broker = stack.broker();
     rest = services.own(RestCatalogServer.withLocalWarehouse());
     catalog = services.catalog("test", rest.clientProperties());
     worker1 = startWorker();
