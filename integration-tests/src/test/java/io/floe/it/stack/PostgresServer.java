@@ -28,13 +28,13 @@ import org.slf4j.LoggerFactory;
  * A PostgreSQL server started for one test and stopped by {@link #close()}, run from the binaries
  * of a Maven test dependency ({@link PostgresBinaries}); nothing installed on the machine is used.
  *
- * <p>Everything lives in a fresh {@code /tmp/floe-postgres-*} folder, which any OS user can reach
- * and whose Unix socket path is short: the unpacked binaries in {@code pgsql/}, the cluster in
- * {@code data/} ({@code initdb} with trust authentication, database user {@value #USER}, UTF8), the
- * server log {@code postgres.log}. The server listens on 127.0.0.1 only, on a free port, and has a
- * database {@value #DATABASE}. The command outputs go to the service folder {@code
- * target/it-work/postgres-<n>}; on close the server log is copied there and the /tmp folder is
- * deleted.
+ * <p>The binaries are unpacked once for the build ({@link PostgresBinaries#shared()}). Everything
+ * else lives in a fresh {@code /tmp/floe-postgres-*} folder, which any OS user can reach and whose
+ * Unix socket path is short: the cluster in {@code data/} ({@code initdb} with trust
+ * authentication, database user {@value #USER}, UTF8), the server log {@code postgres.log}. The
+ * server listens on 127.0.0.1 only, on a free port, and has a database {@value #DATABASE}. The
+ * command outputs go to the service folder {@code target/it-work/postgres-<n>}; on close the server
+ * log is copied there and the /tmp folder is deleted.
  *
  * <p>initdb refuses to run as root, so when the tests run as root the /tmp folder is handed to the
  * OS user {@value #OS_USER} and initdb, pg_ctl and the server run as that user ({@code runuser -u
@@ -81,7 +81,7 @@ public final class PostgresServer implements AutoCloseable {
     Path baseDir = newBaseDir(root);
     PostgresServer server;
     try {
-      Path binDir = PostgresBinaries.unpackTo(baseDir.resolve("pgsql"));
+      Path binDir = binaries(runAs, baseDir);
       server = new PostgresServer(serviceDir, baseDir, binDir, runAs, Ports.free());
     } catch (RuntimeException e) {
       deleteTree(baseDir);
@@ -105,6 +105,22 @@ public final class PostgresServer implements AutoCloseable {
         server.startupMillis,
         baseDir);
     return server;
+  }
+
+  /**
+   * The binaries unpacked once for the build, if the server's OS user can run them there (as root,
+   * {@value #OS_USER} must be able to reach the build's folder); else a copy of its own in {@code
+   * baseDir/pgsql}.
+   */
+  private static Path binaries(List<String> runAs, Path baseDir) {
+    Path shared = PostgresBinaries.shared();
+    List<String> check = new ArrayList<>(runAs);
+    check.addAll(List.of("test", "-x", shared.resolve("postgres").toString()));
+    if (Exec.output(check) != null) {
+      return shared;
+    }
+    LOG.info("{} cannot run the binaries in {}; unpacking a copy of its own", runAs, shared);
+    return PostgresBinaries.unpackTo(baseDir.resolve("pgsql"));
   }
 
   private void initAndStart() {
