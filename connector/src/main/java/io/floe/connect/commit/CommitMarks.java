@@ -15,6 +15,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.util.JsonUtil;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a Floe commit leaves in a snapshot's summary, and reading it back. Keys carry the Connect
@@ -44,11 +46,22 @@ final class CommitMarks {
    */
   static final String TRUNCATED_AT = "floe.truncated-at";
 
+  /**
+   * The table property {@code floe.last-commit.<group>}: the mark of the group's last commit, set
+   * in the same metadata commit as its snapshot (ARCHITECTURE.md, "Replays are skipped"). Unlike
+   * the snapshot it describes, a property outlives snapshot expiry and compactions by other
+   * engines, so Floe knows its position when no snapshot left holds its mark.
+   */
+  static final String LAST_COMMIT = "floe.last-commit.";
+
+  private static final Logger LOG = LoggerFactory.getLogger(CommitMarks.class);
+
   private CommitMarks() {}
 
   /**
    * The control-topic position of the last commit of {@code groupId} to this table.
    *
+   * @param commitId the cycle that committed it
    * @param topicId the control topic's id, from the summary
    * @param offsets the position per control partition
    * @param snapshotId the snapshot that holds it
@@ -57,6 +70,7 @@ final class CommitMarks {
    * @param sourceOffsets the next source offsets it recorded, by partition (empty if none)
    */
   record Mark(
+      String commitId,
       String topicId,
       Map<Integer, Long> offsets,
       long snapshotId,
@@ -64,18 +78,72 @@ final class CommitMarks {
       Long validThroughMs,
       Map<TopicPartition, Long> sourceOffsets) {}
 
-  /** The newest mark of {@code groupId} on the table's main branch, if it has one. */
+  /**
+   * The last commit of {@code groupId} to the table, if it has one: the newest mark on the main
+   * branch's history, or, when that history no longer reaches one (another engine compacted the
+   * table and expired the snapshots below), the mark of the table's {@link #LAST_COMMIT} property.
+   *
+   * @throws HistoryRewoundException when the table's main branch no longer holds the group's last
+   *     commit: it was rolled back past it, or replaced
+   */
   static Optional<Mark> latest(Table table, String groupId) {
+    Optional<Mark> recorded = recorded(table, groupId);
     Snapshot snapshot = table.currentSnapshot();
+    Snapshot oldest = null;
     while (snapshot != null) {
       Optional<Mark> mark = read(snapshot, groupId);
       if (mark.isPresent()) {
-        return mark;
+        return Optional.of(newest(table, groupId, mark.get(), recorded));
       }
+      oldest = snapshot;
       Long parent = snapshot.parentId();
       snapshot = parent == null ? null : table.snapshot(parent);
     }
-    return Optional.empty();
+    if (recorded.isEmpty()) {
+      return Optional.empty();
+    }
+    Mark last = recorded.get();
+    boolean cut = oldest != null && oldest.parentId() != null;
+    Snapshot kept = table.snapshot(last.snapshotId());
+    if (!cut || (kept != null && kept.sequenceNumber() >= oldest.sequenceNumber())) {
+      // the whole history is there and does not hold it, or it is newer than the history's start
+      throw new HistoryRewoundException(table.name(), groupId, last);
+    }
+    LOG.info(
+        "Table {}: the snapshots of connector group {}'s last commit were expired (history starts"
+            + " at snapshot {}); its position is read from table property {}",
+        table.name(),
+        groupId,
+        oldest.snapshotId(),
+        LAST_COMMIT + groupId);
+    return recorded;
+  }
+
+  /**
+   * The mark found on the history, checked against the one the table's property records: they are
+   * the same commit, unless the property is older (written before the mark's commit, by a version
+   * that did not set it) or the branch was rolled back below the property's commit.
+   */
+  private static Mark newest(Table table, String groupId, Mark found, Optional<Mark> recorded) {
+    if (recorded.isEmpty() || recorded.get().commitId().equals(found.commitId())) {
+      return found;
+    }
+    Mark last = recorded.get();
+    Snapshot kept = table.snapshot(last.snapshotId());
+    Snapshot foundSnapshot = table.snapshot(found.snapshotId());
+    if (kept != null && kept.sequenceNumber() > foundSnapshot.sequenceNumber()) {
+      throw new HistoryRewoundException(table.name(), groupId, last);
+    }
+    LOG.warn(
+        "Table {}: property {} records commit {} (snapshot {}), the history's newest mark is"
+            + " commit {} (snapshot {}); going on from the history's",
+        table.name(),
+        LAST_COMMIT + groupId,
+        last.commitId(),
+        last.snapshotId(),
+        found.commitId(),
+        found.snapshotId());
+    return found;
   }
 
   static Optional<Mark> read(Snapshot snapshot, String groupId) {
@@ -85,15 +153,12 @@ final class CommitMarks {
     }
     try {
       JsonNode node = JsonUtil.mapper().readTree(json);
-      Map<Integer, Long> offsets = new TreeMap<>();
-      for (Map.Entry<String, JsonNode> field : node.get("offsets").properties()) {
-        offsets.put(Integer.parseInt(field.getKey()), field.getValue().asLong());
-      }
       String validThrough = snapshot.summary().get(VALID_THROUGH_MS + groupId);
       return Optional.of(
           new Mark(
+              snapshot.summary().get(COMMIT_ID),
               node.get("topic-id").asText(),
-              offsets,
+              readOffsets(node.get("offsets")),
               snapshot.snapshotId(),
               snapshot.timestampMillis(),
               validThrough == null ? null : Long.parseLong(validThrough),
@@ -109,6 +174,71 @@ final class CommitMarks {
               + e.getMessage(),
           e);
     }
+  }
+
+  /** The mark of the table's {@link #LAST_COMMIT} property of the group, if it has one. */
+  static Optional<Mark> recorded(Table table, String groupId) {
+    String json = table.properties().get(LAST_COMMIT + groupId);
+    if (json == null) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode node = JsonUtil.mapper().readTree(json);
+      JsonNode validThrough = node.get("valid-through-ms");
+      JsonNode sources = node.get("source-offsets");
+      return Optional.of(
+          new Mark(
+              node.get("commit-id").asText(),
+              node.get("topic-id").asText(),
+              readOffsets(node.get("offsets")),
+              node.get("snapshot-id").asLong(),
+              node.get("committed-at-ms").asLong(),
+              validThrough == null ? null : validThrough.asLong(),
+              readSourceOffsets(sources == null ? null : sources.toString())));
+    } catch (JsonProcessingException | RuntimeException e) {
+      throw new ConnectException(
+          "Table "
+              + table.name()
+              + " has an unreadable "
+              + LAST_COMMIT
+              + groupId
+              + " property: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** The value of the {@link #LAST_COMMIT} property for a commit. */
+  static String lastCommit(
+      String commitId,
+      long snapshotId,
+      long committedAtMs,
+      String controlOffsets,
+      Map<TopicPartition, Long> sourceOffsets,
+      Long validThroughMs) {
+    try {
+      ObjectNode node = (ObjectNode) JsonUtil.mapper().readTree(controlOffsets);
+      node.put("commit-id", commitId);
+      node.put("snapshot-id", snapshotId);
+      node.put("committed-at-ms", committedAtMs);
+      if (!sourceOffsets.isEmpty()) {
+        node.set("source-offsets", JsonUtil.mapper().readTree(sourceOffsets(sourceOffsets)));
+      }
+      if (validThroughMs != null) {
+        node.put("valid-through-ms", validThroughMs);
+      }
+      return node.toString();
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Map<Integer, Long> readOffsets(JsonNode offsets) {
+    Map<Integer, Long> result = new TreeMap<>();
+    for (Map.Entry<String, JsonNode> field : offsets.properties()) {
+      result.put(Integer.parseInt(field.getKey()), field.getValue().asLong());
+    }
+    return result;
   }
 
   private static Map<TopicPartition, Long> readSourceOffsets(String json)

@@ -510,6 +510,7 @@ public final class Coordinator implements AutoCloseable {
 
   private static boolean isFatal(RuntimeException e) {
     return e instanceof ControlTopicChangedException
+        || e instanceof HistoryRewoundException
         || e instanceof NoSuchTableException
         || e instanceof NotAuthorizedException
         || e instanceof ForbiddenException;

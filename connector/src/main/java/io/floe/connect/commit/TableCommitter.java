@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotSummary;
@@ -135,9 +136,16 @@ final class TableCommitter {
     }
   }
 
-  /** A prepared table commit: the fresh table, the events still to commit, the base mark. */
+  /**
+   * A prepared table commit: the fresh table, the events still to commit, the base mark, and the
+   * table's current snapshot when they were checked against it (null if it had none).
+   */
   private record Prepared(
-      String name, Table table, List<PendingEvent> events, Optional<CommitMarks.Mark> base) {
+      String name,
+      Table table,
+      List<PendingEvent> events,
+      Optional<CommitMarks.Mark> base,
+      Long checkedAt) {
 
     /** This commit with the events of another name of the same table, each manifest once. */
     Prepared with(List<PendingEvent> more) {
@@ -149,7 +157,7 @@ final class TableCommitter {
           all.add(event);
         }
       }
-      return new Prepared(name, table, all, base);
+      return new Prepared(name, table, all, base, checkedAt);
     }
   }
 
@@ -243,6 +251,7 @@ final class TableCommitter {
 
   private Prepared prepare(String name, List<PendingEvent> events) {
     Table table = catalog.loadTable(TableIdentifier.parse(name));
+    Snapshot current = table.currentSnapshot();
     Optional<CommitMarks.Mark> base = CommitMarks.latest(table, groupId);
     if (base.isPresent() && !base.get().topicId().equals(controlTopic.id().toString())) {
       throw new ControlTopicChangedException(name, controlTopic, base.get().topicId());
@@ -277,16 +286,20 @@ final class TableCommitter {
           events.size(),
           base.map(CommitMarks.Mark::offsets).orElse(Map.of()));
     }
-    return new Prepared(name, table, remaining, base);
+    return new Prepared(
+        name, table, remaining, base, current == null ? null : current.snapshotId());
   }
 
   private TableResult commitOne(Prepared prepared, Cycle cycle) {
     if (isUpsert(prepared)) {
       return commitUpsert(prepared, cycle);
     }
-    AppendFiles append = prepared.table().newFastAppend();
+    Transaction transaction = prepared.table().newTransaction();
+    AppendFiles append = transaction.newFastAppend();
     TableResult result = fill(append, prepared, cycle);
     append.commit();
+    recordLastCommit(transaction, prepared, cycle, result.validThroughMs());
+    transaction.commitTransaction();
     prepared.table().refresh();
     return withSnapshot(result, prepared.table(), cycle.commitId());
   }
@@ -298,8 +311,10 @@ final class TableCommitter {
     for (Prepared prepared : tables) {
       Transaction transaction = prepared.table().newTransaction();
       AppendFiles append = transaction.newFastAppend();
-      results.put(prepared.name(), fill(append, prepared, cycle));
+      TableResult result = fill(append, prepared, cycle);
+      results.put(prepared.name(), result);
       append.commit();
+      recordLastCommit(transaction, prepared, cycle, result.validThroughMs());
       BaseTransaction base = (BaseTransaction) transaction;
       commits.add(
           TableCommit.create(
@@ -366,10 +381,7 @@ final class TableCommitter {
     update.set(
         CommitMarks.CONTROL_OFFSETS + groupId,
         CommitMarks.controlOffsets(controlTopic.name(), controlTopic.id().toString(), position));
-    // the table's previous offsets carry over for the partitions this cycle brings nothing of
-    Map<TopicPartition, Long> sourceOffsets =
-        new HashMap<>(prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
-    cycle.sourceOffsets().forEach((p, offset) -> sourceOffsets.merge(p, offset, Math::max));
+    Map<TopicPartition, Long> sourceOffsets = sourceOffsets(prepared, cycle);
     if (!sourceOffsets.isEmpty()) {
       update.set(CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(sourceOffsets));
     }
@@ -387,8 +399,38 @@ final class TableCommitter {
       update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
     }
     Long expectedBase = prepared.base().map(CommitMarks.Mark::snapshotId).orElse(null);
-    update.validateWith(new NoCommitSince(groupId, expectedBase));
+    update.validateWith(new NoCommitSince(groupId, expectedBase, prepared.checkedAt()));
     return validThrough;
+  }
+
+  /** The table's previous source offsets, moved on by the cycle's where it brings any. */
+  private static Map<TopicPartition, Long> sourceOffsets(Prepared prepared, Cycle cycle) {
+    Map<TopicPartition, Long> offsets =
+        new HashMap<>(prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
+    cycle.sourceOffsets().forEach((p, offset) -> offsets.merge(p, offset, Math::max));
+    return offsets;
+  }
+
+  /**
+   * Records the cycle's mark in the table's {@link CommitMarks#LAST_COMMIT} property, in the
+   * transaction whose snapshot holds it, once that snapshot is applied to it: the property and the
+   * snapshot land together or not at all, and a retried transaction keeps the snapshot's id.
+   */
+  private void recordLastCommit(
+      Transaction transaction, Prepared prepared, Cycle cycle, Long validThroughMs) {
+    transaction
+        .updateProperties()
+        .set(
+            CommitMarks.LAST_COMMIT + groupId,
+            CommitMarks.lastCommit(
+                cycle.commitId().toString(),
+                transaction.table().currentSnapshot().snapshotId(),
+                System.currentTimeMillis(),
+                CommitMarks.controlOffsets(
+                    controlTopic.name(), controlTopic.id().toString(), cycle.controlPosition()),
+                sourceOffsets(prepared, cycle),
+                validThroughMs))
+        .commit();
   }
 
   /**
@@ -409,10 +451,18 @@ final class TableCommitter {
                 events.superseded(),
                 events.truncated(),
                 "floe-" + cycle.commitId(),
-                (delta, base) -> {
-                  validThrough[0] = mark(delta, prepared, cycle);
-                  if (events.truncated()) {
-                    delta.set(CommitMarks.TRUNCATED_AT, describe(events.truncates()));
+                new UpsertCommit.BeforeCommit() {
+                  @Override
+                  public void prepare(RowDelta delta, Snapshot base) {
+                    validThrough[0] = mark(delta, prepared, cycle);
+                    if (events.truncated()) {
+                      delta.set(CommitMarks.TRUNCATED_AT, describe(events.truncates()));
+                    }
+                  }
+
+                  @Override
+                  public void applied(Transaction transaction) {
+                    recordLastCommit(transaction, prepared, cycle, validThrough[0]);
                   }
                 });
     prepared.table().refresh();
@@ -500,34 +550,56 @@ final class TableCommitter {
 
   /**
    * Fails a commit if a commit of this connector landed after the one the pending events were
-   * checked against: then the check must be made again, or a manifest could go in twice.
+   * checked against: then the check must be made again, or a manifest could go in twice. When the
+   * history no longer reaches back to a commit of this connector (another engine compacted the
+   * table and expired the snapshots below), the commit is valid only if nothing at all was
+   * committed since the check.
    */
   static final class NoCommitSince implements SnapshotAncestryValidator {
     private final String groupId;
     private final Long expectedSnapshotId;
+    private final Long checkedAt;
 
-    NoCommitSince(String groupId, Long expectedSnapshotId) {
+    /**
+     * @param expectedSnapshotId the snapshot of the connector's last commit the events were checked
+     *     against, null if it had none
+     * @param checkedAt the table's current snapshot at that check, null if it had none
+     */
+    NoCommitSince(String groupId, Long expectedSnapshotId, Long checkedAt) {
       this.groupId = groupId;
       this.expectedSnapshotId = expectedSnapshotId;
+      this.checkedAt = checkedAt;
     }
 
     @Override
     public boolean validate(Iterable<Snapshot> ancestors) {
+      Snapshot parent = null;
+      Snapshot oldest = null;
       for (Snapshot snapshot : ancestors) {
+        if (parent == null) {
+          parent = snapshot;
+        }
+        oldest = snapshot;
         if (snapshot.summary().containsKey(CommitMarks.CONTROL_OFFSETS + groupId)) {
           return expectedSnapshotId != null && expectedSnapshotId == snapshot.snapshotId();
         }
       }
-      return expectedSnapshotId == null;
+      boolean cut = oldest != null && oldest.parentId() != null;
+      if (!cut) {
+        return expectedSnapshotId == null;
+      }
+      return checkedAt != null && checkedAt == parent.snapshotId();
     }
 
     @Override
     public String errorMessage() {
       return "another commit of connector group "
           + groupId
-          + " landed since the pending data files were checked (snapshot "
+          + " may have landed since the pending data files were checked (snapshot "
           + expectedSnapshotId
-          + " was expected to be its latest)";
+          + " was expected to be its latest, snapshot "
+          + checkedAt
+          + " the table's current)";
     }
   }
 

@@ -10,6 +10,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
@@ -107,8 +108,7 @@ public final class UpsertCommit {
     this.manifestReaders = manifestReaders;
   }
 
-  /** What the caller adds to each attempt's row delta before it is committed. */
-  @FunctionalInterface
+  /** What the caller adds to each attempt's commit. */
   public interface BeforeCommit {
     /**
      * Called once per attempt, just before the commit.
@@ -118,6 +118,15 @@ public final class UpsertCommit {
      *     caller that decided anything from an earlier read of the table decides it again here
      */
     void prepare(RowDelta delta, Snapshot base);
+
+    /**
+     * Called once per attempt, after the row delta is applied to the attempt's transaction and
+     * before the transaction is committed: changes to the table's metadata that must land with the
+     * new snapshot, or not at all.
+     *
+     * @param transaction the attempt's transaction, whose current snapshot is the new one
+     */
+    default void applied(Transaction transaction) {}
   }
 
   /**
@@ -192,16 +201,19 @@ public final class UpsertCommit {
       LocatedRows rows = located.plus(superseded);
       WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
       try {
+        Transaction transaction = table.newTransaction();
         RowDelta delta =
             truncate
                 ? UpsertDelta.fillTruncating(
-                    table.newRowDelta(), baseId, removed, dataFiles, deletes)
-                : UpsertDelta.fill(table.newRowDelta(), baseId, dataFiles, deletes, keys);
+                    transaction.newRowDelta(), baseId, removed, dataFiles, deletes)
+                : UpsertDelta.fill(transaction.newRowDelta(), baseId, dataFiles, deletes, keys);
         if (manifestReaders != null) {
           delta.scanManifestsWith(manifestReaders);
         }
         beforeCommit.prepare(delta, base);
         delta.commit();
+        beforeCommit.applied(transaction);
+        transaction.commitTransaction();
       } catch (ValidationException | CommitFailedException e) {
         discard(deletes);
         if (attempt >= maxAttempts) {

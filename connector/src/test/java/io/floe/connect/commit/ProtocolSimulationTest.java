@@ -54,9 +54,12 @@ class ProtocolSimulationTest {
    * worker's transaction: its data committed without its offsets), 20 (a partition kept in a
    * cooperative rebalance written twice: the seek asked for in close came after the records already
    * fetched), 1332 (an upsert commit that landed but whose answer was lost deleted the delete files
-   * it had committed).
+   * it had committed), 348 and 885 (another engine rewrote a table's manifests and expired the
+   * snapshots that held the connector's marks: a restarted coordinator committed again what the
+   * table held, and an upsert table's replayed hand-over, whose key files were gone, stuck it).
    */
-  private static final List<Long> FOUND = List.of(17L, 194L, 13L, 3_012_799L, 20L, 1_332L);
+  private static final List<Long> FOUND =
+      List.of(17L, 194L, 13L, 3_012_799L, 20L, 1_332L, 348L, 885L);
 
   /**
    * Rules the code is known to break while a fix is under way, by rule, with why: they are reported

@@ -60,7 +60,9 @@ final class SimFaults {
     TASKS_MAX_CHANGES,
     // new kinds last, so that each seed keeps the odds it drew for the kinds above
     CATALOG_RESPONSE_LOST,
-    STALLED_POLL
+    STALLED_POLL,
+    /** another engine rewrites a table's manifests and expires all but its newest snapshot */
+    EXTERNAL_MAINTENANCE
   }
 
   private final Sim sim;

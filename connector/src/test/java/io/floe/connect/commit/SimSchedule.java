@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -238,12 +239,34 @@ final class SimSchedule {
         sim.pick(coordinators).coordinatorTurn();
       }
     } else if (roll < 88) {
-      sim.clock.advance(sim.between(0, 1_500));
+      if (faults.strikes(Kind.EXTERNAL_MAINTENANCE)) {
+        maintainElsewhere(sim.pick(tables));
+      } else {
+        sim.clock.advance(sim.between(0, 1_500));
+      }
     } else if (roll < 91) {
       sim.clock.advance(connect.settings().commitInterval().toMillis());
     } else {
       connectEvent();
     }
+  }
+
+  /**
+   * What an operator's maintenance job does to a table beside the connector: rewrite its manifests
+   * (a snapshot without Floe's marks), then expire every snapshot but the newest, deleting the
+   * files only they referenced, as Spark's {@code expire_snapshots(retain_last => 1)} does.
+   */
+  private void maintainElsewhere(String name) {
+    Table table = catalog.loadTable(TableIdentifier.parse(name));
+    if (table.currentSnapshot() == null) {
+      return;
+    }
+    table.rewriteManifests().rewriteIf(manifest -> true).commit();
+    OtherEngine.expireAllButNewest(table, true);
+    sim.trace(
+        "another engine rewrote the manifests of "
+            + name
+            + " and expired all but its newest snapshot");
   }
 
   private void somePut() {

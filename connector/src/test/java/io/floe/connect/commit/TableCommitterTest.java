@@ -301,13 +301,119 @@ class TableCommitterTest {
     var append = stale.newFastAppend();
     append.appendManifest(new io.floe.connect.control.EventManifest(event.event()));
     append.set(CommitMarks.CONTROL_OFFSETS + GROUP, "{}");
-    append.validateWith(new TableCommitter.NoCommitSince(GROUP, null));
+    append.validateWith(new TableCommitter.NoCommitSince(GROUP, null, null));
 
     assertThatThrownBy(append::commit)
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("another commit of connector group " + GROUP);
     table.refresh();
     assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "10");
+  }
+
+  @Test
+  void aCommitRecordsItsMarkInATablePropertyThatNamesItsSnapshot() {
+    UUID id = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(id, List.of(event(3, id, 10)), 4));
+
+    table.refresh();
+    CommitMarks.Mark recorded = CommitMarks.recorded(table, GROUP).orElseThrow();
+    assertThat(recorded.commitId()).isEqualTo(id.toString());
+    assertThat(recorded.snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+    assertThat(recorded.offsets()).isEqualTo(Map.of(0, 4L));
+    assertThat(recorded.validThroughMs()).isEqualTo(5_000L);
+    assertThat(recorded.sourceOffsets()).containsEntry(new TopicPartition("orders", 0), 42L);
+  }
+
+  /**
+   * Another engine compacts the table and expires every snapshot but its own, so no snapshot left
+   * holds Floe's mark; a coordinator that restarts from an older control position must still skip
+   * what the table holds.
+   */
+  @Test
+  void replayedEventsAreSkippedAfterAnotherEngineCompactedAndExpiredTheMarkedSnapshot() {
+    UUID first = UUID.randomUUID();
+    PendingEvent old = event(3, first, 10);
+    committer(TOPIC).commit(cycle(first, List.of(old), 4));
+    compactAndExpireAllButCurrent();
+    assertThat(countSnapshots()).isEqualTo(1);
+
+    UUID second = UUID.randomUUID();
+    PendingEvent fresh = event(7, second, 5);
+    TableCommitter.Outcome outcome = committer(TOPIC).commit(cycle(second, List.of(old, fresh), 8));
+
+    assertThat(outcome.failures()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "15");
+    assertThat(CommitMarks.latest(table, GROUP).orElseThrow().offsets()).isEqualTo(Map.of(0, 8L));
+  }
+
+  @Test
+  void aCoordinatorThatCheckedBeforeAnotherCompactedAndExpiredCannotCommit() {
+    UUID first = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
+    compactAndExpireAllButCurrent();
+    table.refresh();
+    long checkedAt = table.currentSnapshot().snapshotId();
+    long marked = CommitMarks.latest(table, GROUP).orElseThrow().snapshotId();
+    UUID second = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(second, List.of(event(7, second, 5)), 8));
+    compactAndExpireAllButCurrent();
+
+    // a zombie checked the table after the first expiry: it cannot see the second commit
+    var append = table.newFastAppend();
+    append.appendManifest(new io.floe.connect.control.EventManifest(event(7, second, 5).event()));
+    append.validateWith(new TableCommitter.NoCommitSince(GROUP, marked, checkedAt));
+
+    assertThatThrownBy(append::commit).isInstanceOf(ValidationException.class);
+  }
+
+  @Test
+  void aTableRolledBackPastTheLastCommitFailsTheCommitSayingWhatToDo() {
+    UUID first = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(first, List.of(event(3, first, 10)), 4));
+    table.refresh();
+    long kept = table.currentSnapshot().snapshotId();
+    UUID second = UUID.randomUUID();
+    committer(TOPIC).commit(cycle(second, List.of(event(5, second, 5)), 6));
+    table.manageSnapshots().rollbackTo(kept).commit();
+
+    UUID third = UUID.randomUUID();
+    TableCommitter.Outcome outcome =
+        committer(TOPIC).commit(cycle(third, List.of(event(7, third, 1)), 8));
+
+    assertThat(outcome.failures().get("db.orders"))
+        .isInstanceOf(HistoryRewoundException.class)
+        .hasMessageContaining("no longer holds the last commit of connector group " + GROUP)
+        .hasMessageContaining("UNSET TBLPROPERTIES ('floe.last-commit." + GROUP + "')");
+
+    // the operator meant it: without the property, the commit goes on from the history's mark
+    table.updateProperties().remove(CommitMarks.LAST_COMMIT + GROUP).commit();
+    outcome = committer(TOPIC).commit(cycle(third, List.of(event(7, third, 1)), 8));
+    assertThat(outcome.failures()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "11");
+  }
+
+  /** What an operator's maintenance does: rewrite the data files, expire all but the newest. */
+  private void compactAndExpireAllButCurrent() {
+    table.refresh();
+    org.apache.iceberg.RewriteFiles rewrite =
+        table.newRewrite().validateFromSnapshot(table.currentSnapshot().snapshotId());
+    long records = 0;
+    for (org.apache.iceberg.FileScanTask task : table.newScan().planFiles()) {
+      rewrite.deleteFile(task.file());
+      records += task.file().recordCount();
+    }
+    rewrite
+        .addFile(
+            DataFiles.builder(table.spec())
+                .withPath(table.location() + "/data/compacted-" + UUID.randomUUID() + ".parquet")
+                .withFormat(FileFormat.PARQUET)
+                .withRecordCount(records)
+                .withFileSizeInBytes(100)
+                .build())
+        .commit();
+    OtherEngine.expireAllButNewest(table, false);
   }
 
   @Test

@@ -172,6 +172,39 @@ class TableCommitterUpsertTest {
   }
 
   /**
+   * Another engine rewrites the manifests and expires every snapshot but its own, so no snapshot
+   * left holds Floe's mark: a coordinator that replays the last cycle (its key files are gone)
+   * skips it, as the table's property still records the commit.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aReplayedCycleIsSkippedAfterAnotherEngineExpiredTheMarkedSnapshot(int formatVersion) {
+    createTable(formatVersion);
+    TableCommitter committer = committer(KeyIndexSettings.off());
+    UUID one = UUID.randomUUID();
+    List<Record> first = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      first.add(row(id, "first"));
+    }
+    assertThat(committer.commit(cycle(one, events(one, 0, first, ids(0, 10)), 2, 10)).failures())
+        .isEmpty();
+    UUID two = UUID.randomUUID();
+    List<PendingEvent> cycleTwo = events(two, 2, List.of(row(3, "second")), List.of(3L, 5L));
+    assertThat(committer.commit(cycle(two, cycleTwo, 4, 20)).failures()).isEmpty();
+    Map<Long, String> expected = rows();
+    table.rewriteManifests().rewriteIf(manifest -> true).commit();
+    OtherEngine.expireAllButNewest(table, false);
+    assertThat(count(table.snapshots())).isEqualTo(1);
+
+    TableCommitter.Outcome replay =
+        committer(KeyIndexSettings.off()).commit(cycle(two, cycleTwo, 4, 20));
+
+    assertThat(replay.failures()).isEmpty();
+    assertThat(replay.committed().get("db.orders").snapshot()).isNull();
+    assertThat(rows()).isEqualTo(expected).containsEntry(3L, "second").doesNotContainKey(5L);
+  }
+
+  /**
    * With a key index for the table, the coordinator builds it at the table's first upsert commit
    * and keeps it from then on: the same rows result, and the index is built once.
    */
