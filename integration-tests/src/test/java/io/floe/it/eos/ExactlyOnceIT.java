@@ -474,7 +474,7 @@ class ExactlyOnceIT {
 
   @Test
   void
-      killingTheCoordinatorsWorkerAfterItsCommitLandedButBeforeItsControlPositionLosesAndDuplicatesNothing()
+      killingTheCoordinatorsWorkerAfterItsCommitLandedAndAnotherEngineExpiredItLosesAndDuplicatesNothing()
           throws Exception {
     killTheCoordinatorsWorkerInsideACommit("coordkilled", true);
   }
@@ -483,7 +483,9 @@ class ExactlyOnceIT {
    * Records flow; the REST catalog holds the coordinator's next multi-table commit, either before
    * applying it or once applied (so the coordinator never commits its control-topic position for
    * it), while the test kills the worker running the coordinator. The survivor takes over and must
-   * commit the cycle's data exactly once: again if it never landed, not again if it did.
+   * commit the cycle's data exactly once: again if it never landed, not again if it did. Once it
+   * landed, an operator's maintenance job also rewrites one table's manifests and expires all but
+   * its newest snapshot, so that no snapshot of that table holds the connector's marks any more.
    */
   private void killTheCoordinatorsWorkerInsideACommit(String name, boolean applied)
       throws Exception {
@@ -500,7 +502,10 @@ class ExactlyOnceIT {
           applied
               ? rest.holdApplied(RestCatalogServer.TRANSACTION_COMMIT)
               : rest.holdUnapplied(RestCatalogServer.TRANSACTION_COMMIT);
-      commit.awaitHeld(CONVERGE);
+      assertThat(commit.awaitHeld(CONVERGE)).as("a commit is held").isTrue();
+      if (applied) {
+        maintainElsewhere(TableIdentifier.of("db", name + "_a"));
+      }
       long killedAt = survivorLog.mark();
       host.kill();
       commit.release();
@@ -521,6 +526,20 @@ class ExactlyOnceIT {
     } finally {
       rest.clearFaults();
     }
+  }
+
+  /**
+   * What Spark's {@code rewrite_manifests} and {@code expire_snapshots(retain_last => 1)} do to a
+   * table: a snapshot without the connector's marks, then every older snapshot expired and the
+   * files only they referenced deleted.
+   */
+  private void maintainElsewhere(TableIdentifier identifier) {
+    Table table = catalog.loadTable(identifier);
+    table.rewriteManifests().rewriteIf(manifest -> true).commit();
+    table.expireSnapshots().expireOlderThan(Long.MAX_VALUE).retainLast(1).commit();
+    table.refresh();
+    assertThat(table.snapshots()).hasSize(1);
+    assertThat(table.currentSnapshot().summary()).doesNotContainKey("floe.commit-id");
   }
 
   @Test
