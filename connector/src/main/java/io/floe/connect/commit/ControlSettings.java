@@ -5,9 +5,12 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.MaintenanceKeys;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.config.UpsertKeys;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.MaintenanceSettings;
+import io.floe.connect.maintain.SnapshotExpiry;
 import java.time.Duration;
 import java.util.List;
 
@@ -26,6 +29,7 @@ import java.util.List;
  * @param maxSilentCycles consecutive cycles without an answer for a partition that fail the
  *     coordinator (0: never)
  * @param keyIndex which upsert tables the coordinator keeps a key index for, and its budget
+ * @param maintenance what the coordinator does to keep its tables healthy
  */
 public record ControlSettings(
     String connectorName,
@@ -38,7 +42,8 @@ public record ControlSettings(
     Secrets secrets,
     List<String> tables,
     int maxSilentCycles,
-    KeyIndexSettings keyIndex) {
+    KeyIndexSettings keyIndex,
+    MaintenanceSettings maintenance) {
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
@@ -55,7 +60,17 @@ public record ControlSettings(
         new KeyIndexSettings(
             config::upsertKeyIndexEnabled,
             config.upsertKeyIndexMaxBytes(),
-            UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB));
+            UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB),
+        maintenance(config));
+  }
+
+  private static MaintenanceSettings maintenance(FloeSinkConfig config) {
+    MaintenanceKeys keys = config.maintenance();
+    return new MaintenanceSettings(
+        config::maintenanceEnabled,
+        Duration.ofMillis(keys.intervalMs()),
+        keys.expireSnapshots(),
+        new SnapshotExpiry.Policy(keys.snapshotMaxAgeMs(), keys.minSnapshotsToKeep()));
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

@@ -14,6 +14,7 @@ import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.EventType;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.control.StartCommit;
+import io.floe.connect.maintain.TableMaintenance;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
@@ -70,6 +71,7 @@ public final class Coordinator implements AutoCloseable {
   private final Clock clock;
   private final CycleTracker tracker;
   private final SilentPartitions silence;
+  private final TableMaintenance maintenance;
   private final TableCommitter committer;
   private final CoordinatorMetrics metrics;
   private final List<PendingEvent> pending = new ArrayList<>();
@@ -132,6 +134,8 @@ public final class Coordinator implements AutoCloseable {
     this.committer =
         new TableCommitter(
             catalog, groupId, settings.connectorName(), topic, settings.keyIndex(), readers);
+    this.maintenance =
+        new TableMaintenance(catalog, settings.maintenance(), clock, readers, metrics::table);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.splitWait = new RetryBudget(settings.retryTimeout(), clock);
@@ -430,6 +434,11 @@ public final class Coordinator implements AutoCloseable {
       retrying = null;
       commitRetries.succeeded();
       commitPosition(cycle);
+      maintenance.afterCommit(
+          outcome.committed().entrySet().stream()
+              .filter(table -> table.getValue().snapshot() != null)
+              .map(Map.Entry::getKey)
+              .toList());
       return;
     }
     failed(cycle, outcome.failures(), started);

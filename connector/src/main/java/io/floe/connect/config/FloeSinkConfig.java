@@ -33,6 +33,7 @@ public final class FloeSinkConfig extends AbstractConfig {
   private final TableKeys tables;
   private final WriterKeys writer;
   private final UpsertKeys upsert;
+  private final MaintenanceKeys maintenance;
   private final CatalogKeys catalog;
   private final CommitKeys commit;
   private final KafkaKeys kafka;
@@ -47,6 +48,7 @@ public final class FloeSinkConfig extends AbstractConfig {
     this.tables = TableKeys.parse(this);
     this.writer = WriterKeys.parse(this);
     this.upsert = UpsertKeys.parse(this);
+    this.maintenance = MaintenanceKeys.parse(this);
     this.catalog = CatalogKeys.parse(this);
     this.commit = CommitKeys.parse(this);
     this.kafka = KafkaKeys.parse(this);
@@ -58,6 +60,7 @@ public final class FloeSinkConfig extends AbstractConfig {
     RoutingKeys.define(def);
     WriterKeys.define(def, TableKeys.define(def)); // one group, "Tables"
     UpsertKeys.define(def);
+    MaintenanceKeys.define(def);
     CatalogKeys.define(def);
     KafkaKeys.define(def, CommitKeys.define(def)); // one group, "Commit"
     ConversionKeys.define(def);
@@ -108,7 +111,7 @@ public final class FloeSinkConfig extends AbstractConfig {
    */
   public TableConfig tableConfig(String table) {
     return tableConfigs.computeIfAbsent(
-        table, t -> TableConfig.parse(t, props, tables.defaultPartitionBy(), upsert));
+        table, t -> TableConfig.parse(t, props, tables.defaultPartitionBy(), upsert, maintenance));
   }
 
   /**
@@ -139,6 +142,16 @@ public final class FloeSinkConfig extends AbstractConfig {
    */
   public boolean upsertKeyIndexEnabled(String table) {
     return tableConfig(table).upsertKeyIndex();
+  }
+
+  /** The coordinator's table maintenance ({@code iceberg.maintenance.*}). */
+  public MaintenanceKeys maintenance() {
+    return maintenance;
+  }
+
+  /** Whether the coordinator maintains {@code table} ({@code maintenance-enabled}). */
+  public boolean maintenanceEnabled(String table) {
+    return tableConfig(table).maintained();
   }
 
   /** The most bytes one table's key index may take ({@code upsert-key-index-max-memory-mb}). */

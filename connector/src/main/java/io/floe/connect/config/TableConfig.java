@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  *     upsert mode ({@code upsert-mode-enabled}, its own or the connector's)
  * @param upsertKeyIndex whether the coordinator keeps a key index for the table, when it is in
  *     upsert mode ({@code upsert-key-index-enabled}, its own or the connector's)
+ * @param maintained whether the coordinator maintains the table ({@code maintenance-enabled}, its
+ *     own or the connector's)
  */
 public record TableConfig(
     String table,
@@ -32,7 +34,8 @@ public record TableConfig(
     PartitionBy partitionBy,
     List<String> idColumns,
     Optional<CdcOptions> upsert,
-    boolean upsertKeyIndex) {
+    boolean upsertKeyIndex,
+    boolean maintained) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
@@ -41,6 +44,7 @@ public record TableConfig(
   public static final String UPSERT_MODE_ENABLED = "upsert-mode-enabled";
   public static final String UPSERT_KEY_INDEX_ENABLED = "upsert-key-index-enabled";
   public static final String CDC_TRUNCATE_ENABLED = "cdc-truncate-enabled";
+  public static final String MAINTENANCE_ENABLED = "maintenance-enabled";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
   public static final List<String> SETTINGS =
@@ -50,7 +54,8 @@ public record TableConfig(
           ID_COLUMNS,
           UPSERT_MODE_ENABLED,
           UPSERT_KEY_INDEX_ENABLED,
-          CDC_TRUNCATE_ENABLED);
+          CDC_TRUNCATE_ENABLED,
+          MAINTENANCE_ENABLED);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -68,7 +73,11 @@ public record TableConfig(
    * @throws IllegalArgumentException naming the key whose value is invalid
    */
   static TableConfig parse(
-      String table, Map<String, String> props, PartitionBy defaultPartitionBy, UpsertKeys upsert) {
+      String table,
+      Map<String, String> props,
+      PartitionBy defaultPartitionBy,
+      UpsertKeys upsert,
+      MaintenanceKeys maintenance) {
     Optional<Pattern> regex =
         Optional.ofNullable(props.get(key(table, ROUTE_REGEX))).map(r -> compile(table, r));
     String partitionBy = props.get(key(table, PARTITION_BY));
@@ -101,7 +110,8 @@ public record TableConfig(
           flag(table, props, CDC_TRUNCATE_ENABLED, upsert.options().truncateEnabled());
       options = Optional.of(upsert.options().withTruncateEnabled(truncates));
     }
-    return new TableConfig(table, regex, spec, ids, options, keyIndex);
+    boolean maintained = flag(table, props, MAINTENANCE_ENABLED, maintenance.enabled());
+    return new TableConfig(table, regex, spec, ids, options, keyIndex, maintained);
   }
 
   /** The table's own value of a true-or-false setting, or the connector's. */

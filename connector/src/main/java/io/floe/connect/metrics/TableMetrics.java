@@ -33,6 +33,12 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long recordsCommitted;
   private volatile long failures;
   private volatile long partialCommits;
+  private volatile long snapshots = UNKNOWN;
+  private volatile long lastExpiryMs = UNKNOWN;
+  private volatile long snapshotsExpired;
+  private volatile long filesDeletedByExpiry;
+  private volatile long maintenanceTimeMs;
+  private volatile long maintenanceFailures;
 
   TableMetrics(MetricsRegistry registry, String table, Clock clock) {
     this.clock = clock;
@@ -67,7 +73,28 @@ public final class TableMetrics implements AutoCloseable {
             .add(
                 "partial-commits",
                 "Commits of cycles that timed out before every partition answered",
-                () -> partialCommits);
+                () -> partialCommits)
+            .add(
+                "snapshots",
+                "Snapshots of the table after its last maintenance, -1 before the first",
+                () -> snapshots)
+            .add(
+                "last-snapshot-expiry-time-ms",
+                "When the connector last expired the table's snapshots (epoch ms), -1 if never",
+                () -> lastExpiryMs)
+            .add("snapshots-expired", "Snapshots the connector expired", () -> snapshotsExpired)
+            .add(
+                "expiry-files-deleted",
+                "Files the connector's snapshot expiry deleted",
+                () -> filesDeletedByExpiry)
+            .add(
+                "maintenance-time-ms",
+                "Time the coordinator spent maintaining the table",
+                () -> maintenanceTimeMs)
+            .add(
+                "maintenance-failures",
+                "Maintenance runs of the table that failed",
+                () -> maintenanceFailures);
     this.registration =
         registry.register(
             TYPE,
@@ -117,6 +144,24 @@ public final class TableMetrics implements AutoCloseable {
     if (validThroughMs != null) {
       this.validThroughMs = Math.max(this.validThroughMs, validThroughMs);
     }
+  }
+
+  /**
+   * The connector's snapshot expiry ran: it expired {@code expired} snapshots, kept {@code kept}.
+   */
+  public synchronized void expired(int expired, int kept, long filesDeleted, long durationMs) {
+    snapshots = kept;
+    snapshotsExpired += expired;
+    filesDeletedByExpiry += filesDeleted;
+    maintenanceTimeMs += durationMs;
+    if (expired > 0) {
+      lastExpiryMs = clock.millis();
+    }
+  }
+
+  /** A maintenance run of the table failed. */
+  public void maintenanceFailed() {
+    maintenanceFailures++;
   }
 
   /** A commit attempt of the table failed. */

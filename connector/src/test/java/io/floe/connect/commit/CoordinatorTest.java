@@ -16,6 +16,7 @@ import io.floe.connect.control.DataWritten;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.MaintenanceSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,7 +69,8 @@ class CoordinatorTest {
           Secrets.of(Map.of()),
           List.of(TABLE),
           CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
-          KeyIndexSettings.off());
+          KeyIndexSettings.off(),
+          MaintenanceSettings.off());
 
   private final MutableClock clock = new MutableClock(1_767_225_600_000L);
   private final InMemoryControlTopic control = new InMemoryControlTopic();
@@ -441,7 +443,8 @@ class CoordinatorTest {
         Secrets.of(Map.of()),
         List.of(TABLE),
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
-        KeyIndexSettings.off());
+        KeyIndexSettings.off(),
+        MaintenanceSettings.off());
   }
 
   @Test

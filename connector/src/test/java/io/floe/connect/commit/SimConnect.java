@@ -8,6 +8,7 @@ import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.MaintenanceSettings;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.MetricsRegistry;
 import io.floe.connect.metrics.TaskMetrics;
@@ -104,7 +105,8 @@ final class SimConnect {
         of.secrets(),
         of.tables(),
         of.maxSilentCycles(),
-        of.keyIndex());
+        of.keyIndex(),
+        of.maintenance());
   }
 
   static ControlSettings settings(
@@ -112,7 +114,8 @@ final class SimConnect {
       Duration timeout,
       Duration retryTimeout,
       long bufferBytes,
-      KeyIndexSettings keyIndex) {
+      KeyIndexSettings keyIndex,
+      MaintenanceSettings maintenance) {
     return new ControlSettings(
         CONNECTOR,
         0,
@@ -124,7 +127,8 @@ final class SimConnect {
         Secrets.of(Map.of()),
         List.of(),
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
-        keyIndex);
+        keyIndex,
+        maintenance);
   }
 
   ControlSettings settings() {

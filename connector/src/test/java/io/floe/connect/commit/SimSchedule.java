@@ -6,6 +6,8 @@ package io.floe.connect.commit;
 
 import io.floe.connect.commit.SimFaults.Kind;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.MaintenanceSettings;
+import io.floe.connect.maintain.SnapshotExpiry;
 import io.floe.connect.write.WriterPoolOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,7 +153,8 @@ final class SimSchedule {
             Duration.ofMillis(sim.between(500, 4_000)),
             Duration.ofMillis(sim.between(5_000, 60_000)),
             sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE,
-            keyIndex);
+            keyIndex,
+            maintenance(new java.util.Random(sim.seed * 31 + 7)));
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
         new SimConnect(
@@ -267,6 +270,22 @@ final class SimSchedule {
         "another engine rewrote the manifests of "
             + name
             + " and expired all but its newest snapshot");
+  }
+
+  /**
+   * The coordinator's own maintenance, in half the schedules: snapshots expire as soon as they are
+   * not among the newest one to three, as often as every cycle. Drawn from a generator of its own,
+   * so that the schedules' other draws stay as they were.
+   */
+  private static MaintenanceSettings maintenance(java.util.Random random) {
+    if (random.nextBoolean()) {
+      return MaintenanceSettings.off();
+    }
+    return new MaintenanceSettings(
+        table -> true,
+        Duration.ofMillis(random.nextInt(10_000)),
+        true,
+        new SnapshotExpiry.Policy(0, 1 + random.nextInt(3)));
   }
 
   private void somePut() {

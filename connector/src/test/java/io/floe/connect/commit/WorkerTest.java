@@ -18,6 +18,7 @@ import io.floe.connect.control.EventManifest;
 import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.MaintenanceSettings;
 import io.floe.connect.write.SinkWriter;
 import io.floe.connect.write.WriterPoolOptions;
 import java.io.IOException;
@@ -120,7 +121,8 @@ class WorkerTest {
             Secrets.of(Map.of()),
             java.util.List.of(),
             CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
-            KeyIndexSettings.off());
+            KeyIndexSettings.off(),
+            MaintenanceSettings.off());
     Worker created =
         new Worker(
             settings,

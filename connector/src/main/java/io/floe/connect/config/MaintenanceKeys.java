@@ -1,0 +1,138 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.config;
+
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/**
+ * The keys of the coordinator's table maintenance: whether it maintains the tables it commits to
+ * (each may leave itself to other engines with {@code iceberg.table.<table>.maintenance-enabled}),
+ * how often, and how long snapshots are kept where a table's own {@code history.expire.*}
+ * properties say nothing.
+ *
+ * @param enabled whether tables are maintained unless they say otherwise
+ * @param intervalMs the least time between two runs of one table
+ * @param expireSnapshots whether snapshot expiry runs
+ * @param snapshotMaxAgeMs snapshots older than this are expired, where the table sets no {@code
+ *     history.expire.max-snapshot-age-ms}
+ * @param minSnapshotsToKeep the newest snapshots kept whatever their age, where the table sets no
+ *     {@code history.expire.min-snapshots-to-keep}
+ */
+public record MaintenanceKeys(
+    boolean enabled,
+    long intervalMs,
+    boolean expireSnapshots,
+    long snapshotMaxAgeMs,
+    int minSnapshotsToKeep) {
+  static final String GROUP = "Maintenance";
+
+  public static final String MAINTENANCE_ENABLED = "iceberg.tables.maintenance-enabled";
+  public static final String MAINTENANCE_ENABLED_DOC =
+      "Whether the coordinator maintains the tables it commits to (snapshot expiry with file"
+          + " cleanup), between its own commits so it never races them. A table leaves itself to"
+          + " other engines with iceberg.table.<table>.maintenance-enabled=false. Floe stays exactly"
+          + " once when other engines maintain its tables either way.";
+  public static final boolean MAINTENANCE_ENABLED_DEFAULT = true;
+
+  public static final String MAINTENANCE_INTERVAL_MS = "iceberg.maintenance.interval-ms";
+  public static final String MAINTENANCE_INTERVAL_MS_DOC =
+      "The least time between two maintenance runs of one table, in milliseconds. A run follows"
+          + " the first commit of the table after the interval has passed.";
+  public static final long MAINTENANCE_INTERVAL_MS_DEFAULT = 10 * 60_000L;
+
+  public static final String EXPIRE_SNAPSHOTS_ENABLED =
+      "iceberg.maintenance.expire-snapshots-enabled";
+  public static final String EXPIRE_SNAPSHOTS_ENABLED_DOC =
+      "Whether the coordinator expires old snapshots of the tables it maintains and deletes the"
+          + " files no snapshot left references (by reachability: a Puffin file some live deletion"
+          + " vector still uses is never deleted). It honours the table's"
+          + " history.expire.max-snapshot-age-ms, history.expire.min-snapshots-to-keep and"
+          + " history.expire.max-ref-age-ms; branches and tags are kept.";
+  public static final boolean EXPIRE_SNAPSHOTS_ENABLED_DEFAULT = true;
+
+  public static final String SNAPSHOT_MAX_AGE_MS = "iceberg.maintenance.snapshot-max-age-ms";
+  public static final String SNAPSHOT_MAX_AGE_MS_DOC =
+      "Snapshots older than this, in milliseconds, are expired, for a table that sets no"
+          + " history.expire.max-snapshot-age-ms. Iceberg's own default, 5 days, would keep"
+          + " 43,200 snapshots of a table committed every 10 s, all of them rewritten into its"
+          + " metadata file by every commit.";
+  public static final long SNAPSHOT_MAX_AGE_MS_DEFAULT = 60 * 60_000L;
+
+  public static final String MIN_SNAPSHOTS_TO_KEEP = "iceberg.maintenance.min-snapshots-to-keep";
+  public static final String MIN_SNAPSHOTS_TO_KEEP_DOC =
+      "The newest snapshots kept whatever their age, for a table that sets no"
+          + " history.expire.min-snapshots-to-keep.";
+  public static final int MIN_SNAPSHOTS_TO_KEEP_DEFAULT = 10;
+
+  static MaintenanceKeys parse(AbstractConfig config) {
+    return new MaintenanceKeys(
+        config.getBoolean(MAINTENANCE_ENABLED),
+        config.getLong(MAINTENANCE_INTERVAL_MS),
+        config.getBoolean(EXPIRE_SNAPSHOTS_ENABLED),
+        config.getLong(SNAPSHOT_MAX_AGE_MS),
+        config.getInt(MIN_SNAPSHOTS_TO_KEEP));
+  }
+
+  static void define(ConfigDef def) {
+    int order = 0;
+    def.define(
+        MAINTENANCE_ENABLED,
+        Type.BOOLEAN,
+        MAINTENANCE_ENABLED_DEFAULT,
+        Importance.MEDIUM,
+        MAINTENANCE_ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Maintenance");
+    def.define(
+        MAINTENANCE_INTERVAL_MS,
+        Type.LONG,
+        MAINTENANCE_INTERVAL_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        MAINTENANCE_INTERVAL_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Maintenance interval (ms)");
+    def.define(
+        EXPIRE_SNAPSHOTS_ENABLED,
+        Type.BOOLEAN,
+        EXPIRE_SNAPSHOTS_ENABLED_DEFAULT,
+        Importance.LOW,
+        EXPIRE_SNAPSHOTS_ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshot expiry");
+    def.define(
+        SNAPSHOT_MAX_AGE_MS,
+        Type.LONG,
+        SNAPSHOT_MAX_AGE_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        SNAPSHOT_MAX_AGE_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshot max age (ms)");
+    def.define(
+        MIN_SNAPSHOTS_TO_KEEP,
+        Type.INT,
+        MIN_SNAPSHOTS_TO_KEEP_DEFAULT,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        MIN_SNAPSHOTS_TO_KEEP_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshots kept");
+  }
+}

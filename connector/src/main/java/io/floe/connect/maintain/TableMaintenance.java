@@ -1,0 +1,103 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.maintain;
+
+import io.floe.connect.metrics.TableMetrics;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's maintenance of the tables it commits to (ARCHITECTURE.md, "Maintenance"). It
+ * runs on the coordinator's thread right after a cycle's commits, so it never races the connector's
+ * own commits; each table at most once per {@link MaintenanceSettings#interval()}. A failed run is
+ * logged and tried again after the next interval: maintenance never fails a commit or the task.
+ */
+public final class TableMaintenance {
+  private static final Logger LOG = LoggerFactory.getLogger(TableMaintenance.class);
+
+  private final Catalog catalog;
+  private final MaintenanceSettings settings;
+  private final Clock clock;
+  private final ExecutorService threads;
+  private final Function<String, TableMetrics> metrics;
+  private final Map<String, Long> lastRunMs = new HashMap<>();
+
+  /**
+   * @param clock when runs are due
+   * @param threads the threads that plan and delete
+   * @param metrics each table's metrics
+   */
+  public TableMaintenance(
+      Catalog catalog,
+      MaintenanceSettings settings,
+      Clock clock,
+      ExecutorService threads,
+      Function<String, TableMetrics> metrics) {
+    this.catalog = catalog;
+    this.settings = settings;
+    this.clock = clock;
+    this.threads = threads;
+    this.metrics = metrics;
+  }
+
+  /** Maintains those of the tables a cycle just committed whose run is due. */
+  public void afterCommit(Collection<String> tables) {
+    for (String table : tables) {
+      if (!settings.anyFor(table)) {
+        continue;
+      }
+      long now = clock.millis();
+      Long last = lastRunMs.get(table);
+      if (last != null && now - last < settings.interval().toMillis()) {
+        continue;
+      }
+      lastRunMs.put(table, now);
+      maintain(table);
+    }
+  }
+
+  private void maintain(String name) {
+    long started = System.nanoTime();
+    try {
+      Table table = catalog.loadTable(TableIdentifier.parse(name));
+      SnapshotExpiry.Policy policy = settings.expiry().forTable(table);
+      SnapshotExpiry.Result result =
+          SnapshotExpiry.expire(table, settings.expiry(), System.currentTimeMillis(), threads);
+      long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+      metrics
+          .apply(name)
+          .expired(result.expired(), result.kept(), result.filesDeleted(), elapsedMs);
+      if (result.expired() > 0) {
+        LOG.info(
+            "Table {}: expired {} snapshots (older than {} ms, beyond the newest {}), deleted {}"
+                + " files no snapshot left references; {} snapshots kept, in {} ms",
+            name,
+            result.expired(),
+            policy.maxSnapshotAgeMs(),
+            policy.minSnapshotsToKeep(),
+            result.filesDeleted(),
+            result.kept(),
+            elapsedMs);
+      }
+    } catch (RuntimeException e) {
+      metrics.apply(name).maintenanceFailed();
+      LOG.warn(
+          "Table {}: snapshot expiry failed ({}); the connector's commits go on, and it is tried"
+              + " again in {} ms",
+          name,
+          e.toString(),
+          settings.interval().toMillis());
+    }
+  }
+}
