@@ -472,6 +472,7 @@ public final class Coordinator implements AutoCloseable {
         durationMs,
         validThrough,
         cycle.partial());
+    tableMetrics.shape(result.snapshot().summary());
   }
 
   /**

@@ -34,6 +34,7 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long failures;
   private volatile long partialCommits;
   private volatile long snapshots = UNKNOWN;
+  private volatile Shape shape = new Shape(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
   private volatile long lastExpiryMs = UNKNOWN;
   private volatile long snapshotsExpired;
   private volatile long filesDeletedByExpiry;
@@ -74,6 +75,25 @@ public final class TableMetrics implements AutoCloseable {
                 "partial-commits",
                 "Commits of cycles that timed out before every partition answered",
                 () -> partialCommits)
+            .add(
+                "data-files",
+                "Data files of the table after its last commit, -1 before the first",
+                () -> shape.dataFiles())
+            .add(
+                "average-file-bytes",
+                "Average size of its data and delete files after its last commit, -1 before the"
+                    + " first",
+                this::averageFileBytes)
+            .add(
+                "delete-files",
+                "Delete files (deletion vectors count one each) after its last commit, -1 before the"
+                    + " first",
+                () -> shape.deleteFiles())
+            .add(
+                "deleted-rows-per-mille",
+                "Rows its delete files remove per thousand rows of its data files, after its last"
+                    + " commit; -1 before the first",
+                this::deletedPerMille)
             .add(
                 "snapshots",
                 "Snapshots of the table after its last maintenance, -1 before the first",
@@ -157,6 +177,48 @@ public final class TableMetrics implements AutoCloseable {
     if (expired > 0) {
       lastExpiryMs = clock.millis();
     }
+  }
+
+  /** What a table holds, from its snapshot summary's totals. */
+  private record Shape(
+      long dataFiles, long deleteFiles, long records, long bytes, long positionDeletes) {}
+
+  /**
+   * The table's totals after a commit, from the summary of the snapshot it made ({@code
+   * total-data-files}, {@code total-delete-files}, {@code total-records}, {@code total-files-size},
+   * {@code total-position-deletes}).
+   */
+  public void shape(Map<String, String> summary) {
+    shape =
+        new Shape(
+            total(summary, "total-data-files"),
+            total(summary, "total-delete-files"),
+            total(summary, "total-records"),
+            total(summary, "total-files-size"),
+            total(summary, "total-position-deletes"));
+  }
+
+  private static long total(Map<String, String> summary, String key) {
+    String value = summary.get(key);
+    try {
+      return value == null ? UNKNOWN : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return UNKNOWN;
+    }
+  }
+
+  long averageFileBytes() {
+    Shape now = shape;
+    long files = now.dataFiles() + Math.max(0, now.deleteFiles());
+    return now.dataFiles() <= 0 || now.bytes() < 0 ? UNKNOWN : now.bytes() / files;
+  }
+
+  long deletedPerMille() {
+    Shape now = shape;
+    if (now.records() <= 0 || now.positionDeletes() < 0) {
+      return now.records() == 0 ? 0 : UNKNOWN;
+    }
+    return now.positionDeletes() * 1000 / now.records();
   }
 
   /** A maintenance run of the table failed. */

@@ -154,7 +154,7 @@ final class SimSchedule {
             Duration.ofMillis(sim.between(5_000, 60_000)),
             sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE,
             keyIndex,
-            maintenance(new java.util.Random(sim.seed * 31 + 7)));
+            maintenance(new java.util.SplittableRandom(sim.seed)));
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
         new SimConnect(
@@ -274,18 +274,18 @@ final class SimSchedule {
 
   /**
    * The coordinator's own maintenance, in half the schedules: snapshots expire as soon as they are
-   * not among the newest one to three, as often as every cycle. Drawn from a generator of its own,
-   * so that the schedules' other draws stay as they were.
+   * not among the newest one or two, as often as every cycle. Drawn from a generator of its own, so
+   * that the schedules' other draws stay as they were.
    */
-  private static MaintenanceSettings maintenance(java.util.Random random) {
+  private static MaintenanceSettings maintenance(java.util.SplittableRandom random) {
     if (random.nextBoolean()) {
       return MaintenanceSettings.off();
     }
     return new MaintenanceSettings(
         table -> true,
-        Duration.ofMillis(random.nextInt(10_000)),
+        Duration.ofMillis(random.nextInt(3_000)),
         true,
-        new SnapshotExpiry.Policy(0, 1 + random.nextInt(3)));
+        new SnapshotExpiry.Policy(0, 1 + random.nextInt(2)));
   }
 
   private void somePut() {

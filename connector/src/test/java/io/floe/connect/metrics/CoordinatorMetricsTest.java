@@ -66,6 +66,38 @@ class CoordinatorMetricsTest {
   }
 
   @Test
+  void theTablesShapeComesFromTheSummaryOfItsLastCommitAndItsExpiriesAddUp() throws Exception {
+    CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
+    TableMetrics table = metrics.table("db.orders");
+    ObjectName name =
+        new ObjectName("io.floe:type=table-metrics,connector=orders-sink,table=db.orders");
+    assertThat(server.getAttribute(name, "data-files")).isEqualTo(-1L);
+    assertThat(server.getAttribute(name, "deleted-rows-per-mille")).isEqualTo(-1L);
+
+    table.shape(
+        java.util.Map.of(
+            "total-data-files", "8",
+            "total-delete-files", "2",
+            "total-records", "4000",
+            "total-files-size", "10000",
+            "total-position-deletes", "1000"));
+    assertThat(server.getAttribute(name, "data-files")).isEqualTo(8L);
+    assertThat(server.getAttribute(name, "delete-files")).isEqualTo(2L);
+    assertThat(server.getAttribute(name, "average-file-bytes")).isEqualTo(1000L);
+    assertThat(server.getAttribute(name, "deleted-rows-per-mille")).isEqualTo(250L);
+
+    table.expired(5, 10, 12, 40);
+    table.expired(0, 11, 0, 3);
+    table.maintenanceFailed();
+    assertThat(server.getAttribute(name, "snapshots")).isEqualTo(11L);
+    assertThat(server.getAttribute(name, "snapshots-expired")).isEqualTo(5L);
+    assertThat(server.getAttribute(name, "expiry-files-deleted")).isEqualTo(12L);
+    assertThat(server.getAttribute(name, "maintenance-time-ms")).isEqualTo(43L);
+    assertThat(server.getAttribute(name, "maintenance-failures")).isEqualTo(1L);
+    assertThat(server.getAttribute(name, "last-snapshot-expiry-time-ms")).isEqualTo(clock.millis());
+  }
+
+  @Test
   void anOlderWatermarkNeverMovesTheLagBackAndAFailureIsCounted() throws Exception {
     CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
     TableMetrics table = metrics.table("db.orders");
