@@ -169,6 +169,10 @@ class MetricsIT {
     assertThat(table("commits")).isEqualTo(floeSnapshots);
     assertThat(table("commit-failures")).isZero();
     assertThat(table("partial-commits")).isZero();
+    assertThat(table("data-files"))
+        .isEqualTo(Long.parseLong(snapshot.summary().get("total-data-files")));
+    assertThat(table("average-file-bytes")).isPositive();
+    assertThat(table("deleted-rows-per-mille")).isZero();
     assertThat(table("last-commit-records"))
         .isEqualTo(Long.parseLong(snapshot.summary().get("added-records")));
     assertThat(table("last-commit-files"))
