@@ -696,13 +696,20 @@ class ExactlyOnceIT {
     return worker == worker1 ? worker2 : worker1;
   }
 
-  /** Every snapshot of the connector's tables names its cycle, and no cycle is in a table twice. */
+  /**
+   * Every snapshot of the connector's tables that adds rows names its cycle (a maintenance job's
+   * rewrite adds none), and no cycle is in a table twice.
+   */
   private void assertNoCycleTwiceInATable(String name) {
     for (String table : List.of(name + "_a", name + "_b")) {
-      assertThat(commitIds(table))
-          .as("cycles of table %s", table)
-          .doesNotContainNull()
-          .doesNotHaveDuplicates();
+      List<String> ids = new ArrayList<>();
+      for (Snapshot snapshot :
+          catalog.loadTable(TableIdentifier.parse("db." + table)).snapshots()) {
+        if (!org.apache.iceberg.DataOperations.REPLACE.equals(snapshot.operation())) {
+          ids.add(snapshot.summary().get("floe.commit-id"));
+        }
+      }
+      assertThat(ids).as("cycles of table %s", table).doesNotContainNull().doesNotHaveDuplicates();
     }
   }
 
