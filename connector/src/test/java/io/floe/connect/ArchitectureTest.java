@@ -51,7 +51,7 @@ class ArchitectureTest {
         "write",
         Set.of("catalog", "cdc", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
-    ARROWS.put("maintain", Set.of("metrics"));
+    ARROWS.put("maintain", Set.of("files", "metrics"));
     ARROWS.put("commit", Set.of("config", "control", "deletes", "maintain", "metrics", "write"));
   }
 

@@ -9,6 +9,7 @@ import io.floe.connect.config.MaintenanceKeys;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.config.UpsertKeys;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.Compaction;
 import io.floe.connect.maintain.MaintenanceSettings;
 import io.floe.connect.maintain.SnapshotExpiry;
 import java.time.Duration;
@@ -70,7 +71,13 @@ public record ControlSettings(
         config::maintenanceEnabled,
         Duration.ofMillis(keys.intervalMs()),
         keys.expireSnapshots(),
-        new SnapshotExpiry.Policy(keys.snapshotMaxAgeMs(), keys.minSnapshotsToKeep()));
+        new SnapshotExpiry.Policy(keys.snapshotMaxAgeMs(), keys.minSnapshotsToKeep()),
+        keys.compaction()
+            ? new Compaction.Settings(
+                keys.compactionMinInputFiles(),
+                keys.compactionDeleteRatio(),
+                keys.compactionMaxBytes())
+            : null);
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

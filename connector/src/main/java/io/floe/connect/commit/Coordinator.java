@@ -135,7 +135,8 @@ public final class Coordinator implements AutoCloseable {
         new TableCommitter(
             catalog, groupId, settings.connectorName(), topic, settings.keyIndex(), readers);
     this.maintenance =
-        new TableMaintenance(catalog, settings.maintenance(), clock, readers, metrics::table);
+        new TableMaintenance(
+            catalog, settings.maintenance(), clock, readers, metrics::table, committer::carryMarks);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.splitWait = new RetryBudget(settings.retryTimeout(), clock);

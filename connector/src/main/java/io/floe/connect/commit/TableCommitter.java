@@ -398,7 +398,7 @@ final class TableCommitter {
     if (validThrough != null) {
       update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
     }
-    Long expectedBase = prepared.base().map(CommitMarks.Mark::snapshotId).orElse(null);
+    String expectedBase = prepared.base().map(CommitMarks.Mark::commitId).orElse(null);
     update.validateWith(new NoCommitSince(groupId, expectedBase, prepared.checkedAt()));
     return validThrough;
   }
@@ -501,6 +501,35 @@ final class TableCommitter {
     return result;
   }
 
+  /**
+   * Carries this connector's last mark onto a maintenance commit of the table (a compaction), so
+   * the table's newest snapshot still says which records it holds; the commit is valid only if no
+   * commit of this connector, and where the history no longer reaches the mark no commit at all,
+   * landed since {@code start}, the snapshot the maintenance read.
+   */
+  void carryMarks(SnapshotUpdate<?> update, Table table, Snapshot start) {
+    Optional<CommitMarks.Mark> mark = CommitMarks.latest(table, groupId);
+    Long checkedAt = start == null ? null : start.snapshotId();
+    if (mark.isEmpty()) {
+      update.validateWith(new NoCommitSince(groupId, null, checkedAt));
+      return;
+    }
+    CommitMarks.Mark last = mark.get();
+    update.set(CommitMarks.COMMIT_ID, last.commitId());
+    update.set(CommitMarks.CONNECTOR, connectorName);
+    update.set(
+        CommitMarks.CONTROL_OFFSETS + groupId,
+        CommitMarks.controlOffsets(controlTopic.name(), last.topicId(), last.offsets()));
+    if (!last.sourceOffsets().isEmpty()) {
+      update.set(
+          CommitMarks.SOURCE_OFFSETS + groupId, CommitMarks.sourceOffsets(last.sourceOffsets()));
+    }
+    if (last.validThroughMs() != null) {
+      update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(last.validThroughMs()));
+    }
+    update.validateWith(new NoCommitSince(groupId, last.commitId(), checkedAt));
+  }
+
   /** Truncates as {@code topic-partition@offset}, comma-separated. */
   private static String describe(List<ChangeSource> truncates) {
     return truncates.stream().map(ChangeSource::toString).collect(Collectors.joining(","));
@@ -557,17 +586,18 @@ final class TableCommitter {
    */
   static final class NoCommitSince implements SnapshotAncestryValidator {
     private final String groupId;
-    private final Long expectedSnapshotId;
+    private final String expectedCommitId;
     private final Long checkedAt;
 
     /**
-     * @param expectedSnapshotId the snapshot of the connector's last commit the events were checked
-     *     against, null if it had none
+     * @param expectedCommitId the cycle of the connector's last commit the events were checked
+     *     against (its snapshot's or a maintenance snapshot's that carries its marks), null if it
+     *     had none
      * @param checkedAt the table's current snapshot at that check, null if it had none
      */
-    NoCommitSince(String groupId, Long expectedSnapshotId, Long checkedAt) {
+    NoCommitSince(String groupId, String expectedCommitId, Long checkedAt) {
       this.groupId = groupId;
-      this.expectedSnapshotId = expectedSnapshotId;
+      this.expectedCommitId = expectedCommitId;
       this.checkedAt = checkedAt;
     }
 
@@ -581,12 +611,13 @@ final class TableCommitter {
         }
         oldest = snapshot;
         if (snapshot.summary().containsKey(CommitMarks.CONTROL_OFFSETS + groupId)) {
-          return expectedSnapshotId != null && expectedSnapshotId == snapshot.snapshotId();
+          return expectedCommitId != null
+              && expectedCommitId.equals(snapshot.summary().get(CommitMarks.COMMIT_ID));
         }
       }
       boolean cut = oldest != null && oldest.parentId() != null;
       if (!cut) {
-        return expectedSnapshotId == null;
+        return expectedCommitId == null;
       }
       return checkedAt != null && checkedAt == parent.snapshotId();
     }
@@ -595,8 +626,8 @@ final class TableCommitter {
     public String errorMessage() {
       return "another commit of connector group "
           + groupId
-          + " may have landed since the pending data files were checked (snapshot "
-          + expectedSnapshotId
+          + " may have landed since the pending data files were checked (cycle "
+          + expectedCommitId
           + " was expected to be its latest, snapshot "
           + checkedAt
           + " the table's current)";

@@ -11,10 +11,10 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
- * The keys of the coordinator's table maintenance: whether it maintains the tables it commits to
- * (each may leave itself to other engines with {@code iceberg.table.<table>.maintenance-enabled}),
- * how often, and how long snapshots are kept where a table's own {@code history.expire.*}
- * properties say nothing.
+ * The keys of the coordinator's table maintenance (compaction, snapshot expiry): whether it
+ * maintains the tables it commits to (each may leave itself to other engines with {@code
+ * iceberg.table.<table>.maintenance-enabled}), how often, and how long snapshots are kept where a
+ * table's own {@code history.expire.*} properties say nothing.
  *
  * @param enabled whether tables are maintained unless they say otherwise
  * @param intervalMs the least time between two runs of one table
@@ -23,13 +23,21 @@ import org.apache.kafka.common.config.ConfigDef.Width;
  *     history.expire.max-snapshot-age-ms}
  * @param minSnapshotsToKeep the newest snapshots kept whatever their age, where the table sets no
  *     {@code history.expire.min-snapshots-to-keep}
+ * @param compaction whether compaction runs
+ * @param compactionMinInputFiles the fewest small files of a partition worth a rewrite
+ * @param compactionDeleteRatio the share of deleted rows from which a file is rewritten
+ * @param compactionMaxBytes the most bytes of data files one run rewrites
  */
 public record MaintenanceKeys(
     boolean enabled,
     long intervalMs,
     boolean expireSnapshots,
     long snapshotMaxAgeMs,
-    int minSnapshotsToKeep) {
+    int minSnapshotsToKeep,
+    boolean compaction,
+    int compactionMinInputFiles,
+    double compactionDeleteRatio,
+    long compactionMaxBytes) {
   static final String GROUP = "Maintenance";
 
   public static final String MAINTENANCE_ENABLED = "iceberg.tables.maintenance-enabled";
@@ -70,13 +78,46 @@ public record MaintenanceKeys(
           + " history.expire.min-snapshots-to-keep.";
   public static final int MIN_SNAPSHOTS_TO_KEEP_DEFAULT = 10;
 
+  public static final String COMPACTION_ENABLED = "iceberg.maintenance.compaction-enabled";
+  public static final String COMPACTION_ENABLED_DOC =
+      "Whether the coordinator compacts the tables it maintains: per partition, the data files"
+          + " below 3/4 of the table's write.target-file-size-bytes (when there are at least"
+          + " iceberg.maintenance.compaction.min-input-files of them) and the files whose deletes"
+          + " remove at least iceberg.maintenance.compaction.delete-ratio of their rows are"
+          + " rewritten with their deletes applied, one commit per partition, which gives way to"
+          + " any conflicting commit. Tables with a sort order are not compacted.";
+  public static final boolean COMPACTION_ENABLED_DEFAULT = true;
+
+  public static final String COMPACTION_MIN_INPUT_FILES =
+      "iceberg.maintenance.compaction.min-input-files";
+  public static final String COMPACTION_MIN_INPUT_FILES_DOC =
+      "The fewest small data files of one partition that compaction rewrites together.";
+  public static final int COMPACTION_MIN_INPUT_FILES_DEFAULT = 5;
+
+  public static final String COMPACTION_DELETE_RATIO =
+      "iceberg.maintenance.compaction.delete-ratio";
+  public static final String COMPACTION_DELETE_RATIO_DOC =
+      "The share of a data file's rows its deletion vector or file-scoped position deletes remove"
+          + " from which compaction rewrites the file whatever its size.";
+  public static final double COMPACTION_DELETE_RATIO_DEFAULT = 0.3;
+
+  public static final String COMPACTION_MAX_BYTES = "iceberg.maintenance.compaction.max-bytes";
+  public static final String COMPACTION_MAX_BYTES_DOC =
+      "The most bytes of data files one maintenance run of a table rewrites (one partition at"
+          + " least); a larger backlog is worked off a run at a time.";
+  public static final long COMPACTION_MAX_BYTES_DEFAULT = 128L * 1024 * 1024;
+
   static MaintenanceKeys parse(AbstractConfig config) {
     return new MaintenanceKeys(
         config.getBoolean(MAINTENANCE_ENABLED),
         config.getLong(MAINTENANCE_INTERVAL_MS),
         config.getBoolean(EXPIRE_SNAPSHOTS_ENABLED),
         config.getLong(SNAPSHOT_MAX_AGE_MS),
-        config.getInt(MIN_SNAPSHOTS_TO_KEEP));
+        config.getInt(MIN_SNAPSHOTS_TO_KEEP),
+        config.getBoolean(COMPACTION_ENABLED),
+        config.getInt(COMPACTION_MIN_INPUT_FILES),
+        config.getDouble(COMPACTION_DELETE_RATIO),
+        config.getLong(COMPACTION_MAX_BYTES));
   }
 
   static void define(ConfigDef def) {
@@ -134,5 +175,48 @@ public record MaintenanceKeys(
         ++order,
         Width.SHORT,
         "Snapshots kept");
+    def.define(
+        COMPACTION_ENABLED,
+        Type.BOOLEAN,
+        COMPACTION_ENABLED_DEFAULT,
+        Importance.LOW,
+        COMPACTION_ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Compaction");
+    def.define(
+        COMPACTION_MIN_INPUT_FILES,
+        Type.INT,
+        COMPACTION_MIN_INPUT_FILES_DEFAULT,
+        ConfigDef.Range.atLeast(2),
+        Importance.LOW,
+        COMPACTION_MIN_INPUT_FILES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Compaction input files");
+    def.define(
+        COMPACTION_DELETE_RATIO,
+        Type.DOUBLE,
+        COMPACTION_DELETE_RATIO_DEFAULT,
+        ConfigDef.Range.between(0.0, 1.0),
+        Importance.LOW,
+        COMPACTION_DELETE_RATIO_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Compaction delete ratio");
+    def.define(
+        COMPACTION_MAX_BYTES,
+        Type.LONG,
+        COMPACTION_MAX_BYTES_DEFAULT,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        COMPACTION_MAX_BYTES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Compaction bytes per run");
   }
 }

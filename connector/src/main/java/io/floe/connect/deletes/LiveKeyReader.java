@@ -4,12 +4,12 @@
  */
 package io.floe.connect.deletes;
 
+import io.floe.connect.files.TaskRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.apache.iceberg.Accessor;
@@ -19,20 +19,13 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericDeleteFilter;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.formats.FormatModelRegistry;
-import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.mapping.NameMapping;
-import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.StructProjection;
 
 /**
@@ -51,7 +44,7 @@ final class LiveKeyReader {
   private final Schema keySchema;
   private final RetiredKeys keys;
   private final Schema projection;
-  private final NameMapping nameMapping;
+  private final TaskRows taskRows;
   private final BitSet matchedKeys = new BitSet();
   private final AtomicLong rowsRead = new AtomicLong();
 
@@ -84,8 +77,7 @@ final class LiveKeyReader {
     List<Types.NestedField> columns = new ArrayList<>(keySchema.columns());
     columns.add(MetadataColumns.ROW_POSITION);
     this.projection = new Schema(columns);
-    String mapping = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
-    this.nameMapping = mapping == null ? null : NameMappingParser.fromJson(mapping);
+    this.taskRows = new TaskRows(table);
   }
 
   /** The live rows of the task's file holding a retired key, or null when it has none. */
@@ -140,7 +132,8 @@ final class LiveKeyReader {
     Accessor<StructLike> position =
         readSchema.accessorForField(MetadataColumns.ROW_POSITION.fieldId());
     long read = 0;
-    try (CloseableIterable<Record> rows = deletes.filter(open(task, readSchema, wholeFile))) {
+    try (CloseableIterable<Record> rows =
+        deletes.filter(taskRows.open(task, readSchema, wholeFile, true))) {
       for (Record row : rows) {
         read++;
         visitor.row(key.wrap(internal.wrap(row)), (Long) position.get(row));
@@ -150,23 +143,6 @@ final class LiveKeyReader {
     }
     rowsRead.addAndGet(read);
     return deletes.deletedRowPositions();
-  }
-
-  private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean wholeFile) {
-    Map<Integer, ?> constants =
-        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
-    ReadBuilder<Record, ?> builder =
-        FormatModelRegistry.readBuilder(
-            task.file().format(), Record.class, io.newInputFile(task.file()));
-    builder = builder.project(readSchema).idToConstant(constants).reuseContainers();
-    builder = builder.split(task.start(), task.length());
-    if (!wholeFile) {
-      builder = builder.filter(task.residual());
-    }
-    if (nameMapping != null) {
-      builder = builder.withNameMapping(nameMapping);
-    }
-    return builder.build();
   }
 
   long rowsRead() {

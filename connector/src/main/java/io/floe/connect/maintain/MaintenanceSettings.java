@@ -16,21 +16,27 @@ import java.util.function.Predicate;
  * @param expireSnapshots whether it expires snapshots
  * @param expiry how long snapshots are kept where a table's own {@code history.expire.*} properties
  *     say nothing
+ * @param compaction what it compacts, null for no compaction
  */
 public record MaintenanceSettings(
     Predicate<String> maintained,
     Duration interval,
     boolean expireSnapshots,
-    SnapshotExpiry.Policy expiry) {
+    SnapshotExpiry.Policy expiry,
+    Compaction.Settings compaction) {
 
   /** No maintenance at all. */
   public static MaintenanceSettings off() {
     return new MaintenanceSettings(
-        table -> false, Duration.ofMinutes(10), false, SnapshotExpiry.Policy.ICEBERG_DEFAULTS);
+        table -> false,
+        Duration.ofMinutes(10),
+        false,
+        SnapshotExpiry.Policy.ICEBERG_DEFAULTS,
+        null);
   }
 
   /** Whether the coordinator does anything to {@code table}. */
   public boolean anyFor(String table) {
-    return expireSnapshots && maintained.test(table);
+    return (expireSnapshots || compaction != null) && maintained.test(table);
   }
 }

@@ -31,24 +31,28 @@ public final class TableMaintenance {
   private final Clock clock;
   private final ExecutorService threads;
   private final Function<String, TableMetrics> metrics;
+  private final Marks marks;
   private final Map<String, Long> lastRunMs = new HashMap<>();
 
   /**
    * @param clock when runs are due
    * @param threads the threads that plan and delete
    * @param metrics each table's metrics
+   * @param marks what its maintenance commits carry of the connector's marks
    */
   public TableMaintenance(
       Catalog catalog,
       MaintenanceSettings settings,
       Clock clock,
       ExecutorService threads,
-      Function<String, TableMetrics> metrics) {
+      Function<String, TableMetrics> metrics,
+      Marks marks) {
     this.catalog = catalog;
     this.settings = settings;
     this.clock = clock;
     this.threads = threads;
     this.metrics = metrics;
+    this.marks = marks;
   }
 
   /** Maintains those of the tables a cycle just committed whose run is due. */
@@ -69,35 +73,69 @@ public final class TableMaintenance {
 
   private void maintain(String name) {
     long started = System.nanoTime();
+    String step = "loading the table";
     try {
       Table table = catalog.loadTable(TableIdentifier.parse(name));
-      SnapshotExpiry.Policy policy = settings.expiry().forTable(table);
-      SnapshotExpiry.Result result =
-          SnapshotExpiry.expire(table, settings.expiry(), System.currentTimeMillis(), threads);
-      long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-      metrics
-          .apply(name)
-          .expired(result.expired(), result.kept(), result.filesDeleted(), elapsedMs);
-      if (result.expired() > 0) {
-        LOG.info(
-            "Table {}: expired {} snapshots (older than {} ms, beyond the newest {}), deleted {}"
-                + " files no snapshot left references; {} snapshots kept, in {} ms",
-            name,
-            result.expired(),
-            policy.maxSnapshotAgeMs(),
-            policy.minSnapshotsToKeep(),
-            result.filesDeleted(),
-            result.kept(),
-            elapsedMs);
+      if (settings.compaction() != null) {
+        step = "compaction";
+        compact(name, table, started);
+      }
+      if (settings.expireSnapshots()) {
+        step = "snapshot expiry";
+        expire(name, table, System.nanoTime());
       }
     } catch (RuntimeException e) {
       metrics.apply(name).maintenanceFailed();
       LOG.warn(
-          "Table {}: snapshot expiry failed ({}); the connector's commits go on, and it is tried"
-              + " again in {} ms",
+          "Table {}: {} failed ({}); the connector's commits go on, and it is tried again in {}"
+              + " ms",
           name,
+          step,
           e.toString(),
           settings.interval().toMillis());
+    }
+  }
+
+  private void compact(String name, Table table, long started) {
+    Compaction.Result result = Compaction.compact(table, settings.compaction(), marks);
+    long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+    metrics
+        .apply(name)
+        .compacted(
+            result.filesRewritten(), result.filesWritten(), result.bytesRewritten(), elapsedMs);
+    if (result.groups() + result.groupsDropped() > 0) {
+      LOG.info(
+          "Table {}: compacted {} partitions: {} data files ({} bytes) and {} delete files"
+              + " replaced by {} data files; {} partitions dropped for a conflicting commit, in {}"
+              + " ms",
+          name,
+          result.groups(),
+          result.filesRewritten(),
+          result.bytesRewritten(),
+          result.deleteFilesRemoved(),
+          result.filesWritten(),
+          result.groupsDropped(),
+          elapsedMs);
+    }
+  }
+
+  private void expire(String name, Table table, long started) {
+    SnapshotExpiry.Policy policy = settings.expiry().forTable(table);
+    SnapshotExpiry.Result result =
+        SnapshotExpiry.expire(table, settings.expiry(), System.currentTimeMillis(), threads);
+    long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+    metrics.apply(name).expired(result.expired(), result.kept(), result.filesDeleted(), elapsedMs);
+    if (result.expired() > 0) {
+      LOG.info(
+          "Table {}: expired {} snapshots (older than {} ms, beyond the newest {}), deleted {}"
+              + " files no snapshot left references; {} snapshots kept, in {} ms",
+          name,
+          result.expired(),
+          policy.maxSnapshotAgeMs(),
+          policy.minSnapshotsToKeep(),
+          result.filesDeleted(),
+          result.kept(),
+          elapsedMs);
     }
   }
 }

@@ -39,6 +39,10 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long snapshotsExpired;
   private volatile long filesDeletedByExpiry;
   private volatile long maintenanceTimeMs;
+  private volatile long lastCompactionMs = UNKNOWN;
+  private volatile long filesCompacted;
+  private volatile long filesWrittenByCompaction;
+  private volatile long bytesCompacted;
   private volatile long maintenanceFailures;
 
   TableMetrics(MetricsRegistry registry, String table, Clock clock) {
@@ -107,6 +111,22 @@ public final class TableMetrics implements AutoCloseable {
                 "expiry-files-deleted",
                 "Files the connector's snapshot expiry deleted",
                 () -> filesDeletedByExpiry)
+            .add(
+                "last-compaction-time-ms",
+                "When the connector last compacted the table (epoch ms), -1 if never",
+                () -> lastCompactionMs)
+            .add(
+                "files-compacted",
+                "Data files the connector's compaction replaced",
+                () -> filesCompacted)
+            .add(
+                "compaction-files-written",
+                "Data files the connector's compaction wrote",
+                () -> filesWrittenByCompaction)
+            .add(
+                "bytes-compacted",
+                "Bytes of the data files the connector's compaction replaced",
+                () -> bytesCompacted)
             .add(
                 "maintenance-time-ms",
                 "Time the coordinator spent maintaining the table",
@@ -219,6 +239,19 @@ public final class TableMetrics implements AutoCloseable {
       return now.records() == 0 ? 0 : UNKNOWN;
     }
     return now.positionDeletes() * 1000 / now.records();
+  }
+
+  /**
+   * The connector's compaction ran: it replaced {@code rewritten} data files by {@code written}.
+   */
+  public synchronized void compacted(int rewritten, int written, long bytes, long durationMs) {
+    filesCompacted += rewritten;
+    filesWrittenByCompaction += written;
+    bytesCompacted += bytes;
+    maintenanceTimeMs += durationMs;
+    if (rewritten > 0) {
+      lastCompactionMs = clock.millis();
+    }
   }
 
   /** A maintenance run of the table failed. */

@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import io.floe.connect.commit.SimFaults.Kind;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.maintain.Compaction;
 import io.floe.connect.maintain.MaintenanceSettings;
 import io.floe.connect.maintain.SnapshotExpiry;
 import io.floe.connect.write.WriterPoolOptions;
@@ -274,8 +275,9 @@ final class SimSchedule {
 
   /**
    * The coordinator's own maintenance, in half the schedules: snapshots expire as soon as they are
-   * not among the newest one or two, as often as every cycle. Drawn from a generator of its own, so
-   * that the schedules' other draws stay as they were.
+   * not among the newest one or two, and in half of those every partition's files are compacted as
+   * soon as it has two, as often as every cycle. Drawn from a generator of its own, so that the
+   * schedules' other draws stay as they were.
    */
   private static MaintenanceSettings maintenance(java.util.SplittableRandom random) {
     if (random.nextBoolean()) {
@@ -285,7 +287,8 @@ final class SimSchedule {
         table -> true,
         Duration.ofMillis(random.nextInt(3_000)),
         true,
-        new SnapshotExpiry.Policy(0, 1 + random.nextInt(2)));
+        new SnapshotExpiry.Policy(0, 1 + random.nextInt(2)),
+        random.nextBoolean() ? new Compaction.Settings(2, 0.2, Long.MAX_VALUE) : null);
   }
 
   private void somePut() {

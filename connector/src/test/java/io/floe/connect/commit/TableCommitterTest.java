@@ -354,7 +354,7 @@ class TableCommitterTest {
     compactAndExpireAllButCurrent();
     table.refresh();
     long checkedAt = table.currentSnapshot().snapshotId();
-    long marked = CommitMarks.latest(table, GROUP).orElseThrow().snapshotId();
+    String marked = CommitMarks.latest(table, GROUP).orElseThrow().commitId();
     UUID second = UUID.randomUUID();
     committer(TOPIC).commit(cycle(second, List.of(event(7, second, 5)), 8));
     compactAndExpireAllButCurrent();

@@ -83,10 +83,11 @@ class TableMaintenanceTest {
     return new TableMaintenance(
         catalog,
         new MaintenanceSettings(
-            "db.kept"::equals, Duration.ofMinutes(10), true, new SnapshotExpiry.Policy(0, 1)),
+            "db.kept"::equals, Duration.ofMinutes(10), true, new SnapshotExpiry.Policy(0, 1), null),
         clock,
         threads,
-        metrics::table);
+        metrics::table,
+        Marks.NONE);
   }
 
   private int snapshots(String name) {

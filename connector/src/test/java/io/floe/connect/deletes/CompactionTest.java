@@ -1,0 +1,179 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.deletes;
+
+import static io.floe.connect.deletes.DeleteTables.append;
+import static io.floe.connect.deletes.DeleteTables.keys;
+import static io.floe.connect.deletes.DeleteTables.read;
+import static io.floe.connect.deletes.DeleteTables.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.connect.maintain.Compaction;
+import io.floe.connect.maintain.Marks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Compaction on real tables with deletion vectors (v3) and position deletes (v2): the table reads
+ * the same rows after it, with fewer files and none of the rewritten files' deletes, and a
+ * compaction that conflicts with a later commit gives way.
+ */
+class CompactionTest {
+  private static final Compaction.Settings EAGER = new Compaction.Settings(2, 0.3, Long.MAX_VALUE);
+
+  @RegisterExtension final DeleteTables tables = new DeleteTables();
+
+  static Stream<Arguments> tables() {
+    return Stream.of(2, 3)
+        .flatMap(
+            version -> Stream.of("unpartitioned", "region").map(s -> Arguments.of(version, s)));
+  }
+
+  private static List<String> sorted(Table table) {
+    List<String> rows = new ArrayList<>();
+    for (Record row : read(table)) {
+      // the table's columns only: a row read with its file's deletes also carries its position
+      rows.add(row.get(0) + "," + row.get(1) + "," + row.get(2) + "," + row.get(3));
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  private static List<FileScanTask> tasks(Table table) {
+    table.refresh();
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  private static long deleteFiles(Table table) {
+    return tasks(table).stream().mapToLong(task -> task.deletes().size()).sum();
+  }
+
+  /** Six small files of twenty rows, then three keys retired from two of them. */
+  private Table smallFilesWithDeletes(int version, String spec) {
+    Table table = tables.create(spec, version);
+    for (int file = 0; file < 6; file++) {
+      append(table, rows(file * 20, file * 20 + 19, "row"));
+    }
+    UpsertCommitTest.commit(table, keys(table, 3, 7, 45), List.of());
+    table.refresh();
+    return table;
+  }
+
+  @ParameterizedTest(name = "v{0} {1}")
+  @MethodSource("tables")
+  void smallFilesBecomeOnePerPartitionWithTheSameRowsAndTheirDeletesGone(int version, String spec) {
+    Table table = smallFilesWithDeletes(version, spec);
+    List<String> before = sorted(table);
+    int partitions =
+        (int)
+            tasks(table).stream()
+                .map(task -> task.file().partition().toString())
+                .distinct()
+                .count();
+    assertThat(deleteFiles(table)).isPositive();
+
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE);
+
+    assertThat(result.groups()).isEqualTo(partitions);
+    assertThat(result.groupsDropped()).isZero();
+    assertThat(tasks(table)).hasSize(partitions);
+    assertThat(deleteFiles(table)).isZero();
+    assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(117);
+    assertThat(table.currentSnapshot().operation()).isEqualTo(DataOperations.REPLACE);
+    DeleteRules.checkDeletes(table);
+  }
+
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aFileMostlyDeletedIsRewrittenAloneWhateverItsSize(int version) {
+    Table table = tables.create("unpartitioned", version);
+    append(table, rows(0, 99, "row"));
+    // every file counts as large: only its deletes make it due
+    table.updateProperties().set(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, "1").commit();
+    long[] retired = new long[40];
+    for (int i = 0; i < retired.length; i++) {
+      retired[i] = i * 2L;
+    }
+    UpsertCommitTest.commit(table, keys(table, retired), List.of());
+    table.refresh();
+    List<String> before = sorted(table);
+
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE);
+
+    assertThat(result.filesRewritten()).isEqualTo(1);
+    assertThat(deleteFiles(table)).isZero();
+    assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(60);
+    assertThat(tasks(table).get(0).file().recordCount()).isEqualTo(60);
+  }
+
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aCompactionPlannedBeforeADeleteCommittedGivesWayAndLeavesNothingBehind(int version) {
+    Table table = smallFilesWithDeletes(version, "unpartitioned");
+    Snapshot planned = table.currentSnapshot();
+    // the connector's next commit retires keys of files the compaction is about to rewrite
+    UpsertCommitTest.commit(table, keys(table, 21, 61), List.of());
+    table.refresh();
+    List<String> before = sorted(table);
+    long snapshot = table.currentSnapshot().snapshotId();
+
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, planned);
+
+    assertThat(result.groupsDropped()).isEqualTo(1);
+    assertThat(result.groups()).isZero();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
+    assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(115);
+    java.util.Set<String> written = RecordingFileIO.created(table.location(), "floe-compaction-");
+    assertThat(written).isNotEmpty();
+    for (String location : written) {
+      assertThat(DeleteTables.exists(table, location)).as("%s", location).isFalse();
+    }
+    // the next run plans again from the table as it is, and succeeds
+    assertThat(Compaction.compact(table, EAGER, Marks.NONE).groups()).isEqualTo(1);
+    assertThat(sorted(tables.load(table))).isEqualTo(before);
+  }
+
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void fewerSmallFilesThanTheMinimumAndNoHeavyDeletesAreLeftAlone(int version) {
+    Table table = tables.create("unpartitioned", version);
+    append(table, rows(0, 9, "row"));
+    append(table, rows(10, 19, "row"));
+    long snapshot = table.currentSnapshot().snapshotId();
+
+    Compaction.Result result =
+        Compaction.compact(table, new Compaction.Settings(3, 0.3, 1), Marks.NONE);
+
+    assertThat(result.groups()).isZero();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
+    List<DeleteFile> none = new ArrayList<>();
+    tasks(table).forEach(task -> none.addAll(task.deletes()));
+    assertThat(none).isEmpty();
+  }
+}
