@@ -328,6 +328,72 @@ class DebeziumUpsertIT {
     tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
   }
 
+  /**
+   * The coordinator compacts and expires after every cycle while changes flow: files carrying
+   * deletion vectors (v3) and position deletes (v2) are rewritten without their deleted rows, the
+   * tables still mirror the source exactly, and Spark reads the same rows.
+   */
+  @Test
+  void compactionRewritesFilesCarryingDeletesAndTheTablesStillMirrorTheSource() throws Exception {
+    String topic = "members";
+    broker.createTopic(topic, 2);
+    Map<String, Integer> tables = Map.of("db.members_v3", 3, "db.members_v2", 2);
+    Map<ConnectWorker, Long> logStart = new LinkedHashMap<>();
+    for (ConnectWorker worker : List.of(worker1, worker2)) {
+      logStart.put(worker, worker.logFile().mark());
+    }
+    tables.forEach(
+        (table, version) -> {
+          Map<String, String> config = connector(table, version);
+          config.put("topics", topic);
+          config.put("iceberg.maintenance.interval-ms", "0");
+          config.put("iceberg.maintenance.compaction.min-input-files", "2");
+          config.put("iceberg.maintenance.compaction.delete-ratio", "0.1");
+          config.put("iceberg.maintenance.snapshot-max-age-ms", "0");
+          config.put("iceberg.maintenance.min-snapshots-to-keep", "2");
+          worker1.rest().putConnector(table.replace('.', '-'), config);
+        });
+    for (String table : tables.keySet()) {
+      worker1.rest().awaitRunning(table.replace('.', '-'), 2, Duration.ofSeconds(90));
+    }
+
+    DebeziumStream stream = new DebeziumStream(topic, 2, 20261206L);
+    send(stream.snapshot(300));
+    for (int round = 0; round < 6; round++) {
+      send(stream.changes(200));
+      Thread.sleep(2500); // a cycle or so: each round lands in its own commits
+    }
+
+    Map<Long, String> expected = expected(stream);
+    for (String table : tables.keySet()) {
+      Await.until(
+          "table " + table + " to mirror the source's " + expected.size() + " rows",
+          CONVERGE,
+          () -> rows(table),
+          rows -> rows.equals(expected));
+      Table iceberg = catalog.loadTable(TableIdentifier.parse(table));
+      assertThat(iceberg.currentSnapshot().summary())
+          .containsEntry("total-equality-deletes", "0")
+          .containsKey("floe.commit-id");
+    }
+    Pattern compacted = Pattern.compile("Table db\\.members_v[23]: compacted [1-9]\\d* partitions");
+    assertThat(
+            logStart.entrySet().stream()
+                .mapToInt(log -> log.getKey().logFile().matches(compacted, log.getValue()).size())
+                .sum())
+        .as("compactions of the members tables")
+        .isPositive();
+
+    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
+    for (String table : tables.keySet()) {
+      SparkReader.View view = spark.get(table);
+      assertThat(view.readError()).as("Spark reading %s", table).isNull();
+      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
+      assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
+    }
+    tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
+  }
+
   private static Map<Long, String> expected(DebeziumStream stream) {
     Map<Long, String> expected = new TreeMap<>();
     stream.live().forEach((id, row) -> expected.put(id, row.name() + "@" + row.version()));
