@@ -77,7 +77,8 @@ public record ControlSettings(
                 keys.compactionMinInputFiles(),
                 keys.compactionDeleteRatio(),
                 keys.compactionMaxBytes())
-            : null);
+            : null,
+        keys.manifestThreshold());
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

@@ -27,6 +27,7 @@ import org.apache.kafka.common.config.ConfigDef.Width;
  * @param compactionMinInputFiles the fewest small files of a partition worth a rewrite
  * @param compactionDeleteRatio the share of deleted rows from which a file is rewritten
  * @param compactionMaxBytes the most bytes of data files one run rewrites
+ * @param manifestThreshold the data manifests above which they are rewritten, 0 for never
  */
 public record MaintenanceKeys(
     boolean enabled,
@@ -37,7 +38,8 @@ public record MaintenanceKeys(
     boolean compaction,
     int compactionMinInputFiles,
     double compactionDeleteRatio,
-    long compactionMaxBytes) {
+    long compactionMaxBytes,
+    int manifestThreshold) {
   static final String GROUP = "Maintenance";
 
   public static final String MAINTENANCE_ENABLED = "iceberg.tables.maintenance-enabled";
@@ -107,6 +109,13 @@ public record MaintenanceKeys(
           + " least); a larger backlog is worked off a run at a time.";
   public static final long COMPACTION_MAX_BYTES_DEFAULT = 128L * 1024 * 1024;
 
+  public static final String REWRITE_MANIFESTS_THRESHOLD =
+      "iceberg.maintenance.rewrite-manifests-threshold";
+  public static final String REWRITE_MANIFESTS_THRESHOLD_DOC =
+      "The data manifests a maintained table may have before the coordinator rewrites them into"
+          + " fewer (each commit appends one manifest per task); 0 never rewrites them.";
+  public static final int REWRITE_MANIFESTS_THRESHOLD_DEFAULT = 100;
+
   static MaintenanceKeys parse(AbstractConfig config) {
     return new MaintenanceKeys(
         config.getBoolean(MAINTENANCE_ENABLED),
@@ -117,7 +126,8 @@ public record MaintenanceKeys(
         config.getBoolean(COMPACTION_ENABLED),
         config.getInt(COMPACTION_MIN_INPUT_FILES),
         config.getDouble(COMPACTION_DELETE_RATIO),
-        config.getLong(COMPACTION_MAX_BYTES));
+        config.getLong(COMPACTION_MAX_BYTES),
+        config.getInt(REWRITE_MANIFESTS_THRESHOLD));
   }
 
   static void define(ConfigDef def) {
@@ -218,5 +228,16 @@ public record MaintenanceKeys(
         ++order,
         Width.SHORT,
         "Compaction bytes per run");
+    def.define(
+        REWRITE_MANIFESTS_THRESHOLD,
+        Type.INT,
+        REWRITE_MANIFESTS_THRESHOLD_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        REWRITE_MANIFESTS_THRESHOLD_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Manifest rewrite threshold");
   }
 }

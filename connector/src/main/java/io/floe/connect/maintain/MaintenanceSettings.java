@@ -17,13 +17,15 @@ import java.util.function.Predicate;
  * @param expiry how long snapshots are kept where a table's own {@code history.expire.*} properties
  *     say nothing
  * @param compaction what it compacts, null for no compaction
+ * @param manifestThreshold the data manifests above which it rewrites them, 0 for never
  */
 public record MaintenanceSettings(
     Predicate<String> maintained,
     Duration interval,
     boolean expireSnapshots,
     SnapshotExpiry.Policy expiry,
-    Compaction.Settings compaction) {
+    Compaction.Settings compaction,
+    int manifestThreshold) {
 
   /** No maintenance at all. */
   public static MaintenanceSettings off() {
@@ -32,11 +34,13 @@ public record MaintenanceSettings(
         Duration.ofMinutes(10),
         false,
         SnapshotExpiry.Policy.ICEBERG_DEFAULTS,
-        null);
+        null,
+        0);
   }
 
   /** Whether the coordinator does anything to {@code table}. */
   public boolean anyFor(String table) {
-    return (expireSnapshots || compaction != null) && maintained.test(table);
+    return (expireSnapshots || compaction != null || manifestThreshold > 0)
+        && maintained.test(table);
   }
 }

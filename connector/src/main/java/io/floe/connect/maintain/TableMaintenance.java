@@ -80,6 +80,10 @@ public final class TableMaintenance {
         step = "compaction";
         compact(name, table, started);
       }
+      if (settings.manifestThreshold() > 0) {
+        step = "manifest rewrite";
+        rewriteManifests(name, table);
+      }
       if (settings.expireSnapshots()) {
         step = "snapshot expiry";
         expire(name, table, System.nanoTime());
@@ -115,6 +119,22 @@ public final class TableMaintenance {
           result.deleteFilesRemoved(),
           result.filesWritten(),
           result.groupsDropped(),
+          elapsedMs);
+    }
+  }
+
+  private void rewriteManifests(String name, Table table) {
+    long started = System.nanoTime();
+    ManifestRewrite.Result result =
+        ManifestRewrite.rewriteIfMany(table, settings.manifestThreshold(), marks);
+    long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+    metrics.apply(name).manifestsRewritten(result.before(), result.after(), elapsedMs);
+    if (result.rewrote()) {
+      LOG.info(
+          "Table {}: rewrote its {} data manifests into {}, in {} ms",
+          name,
+          result.before(),
+          result.after(),
           elapsedMs);
     }
   }

@@ -43,6 +43,8 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long filesCompacted;
   private volatile long filesWrittenByCompaction;
   private volatile long bytesCompacted;
+  private volatile long dataManifests = UNKNOWN;
+  private volatile long manifestRewrites;
   private volatile long maintenanceFailures;
 
   TableMetrics(MetricsRegistry registry, String table, Clock clock) {
@@ -127,6 +129,14 @@ public final class TableMetrics implements AutoCloseable {
                 "bytes-compacted",
                 "Bytes of the data files the connector's compaction replaced",
                 () -> bytesCompacted)
+            .add(
+                "data-manifests",
+                "Data manifests of the table at its last maintenance run, -1 before the first",
+                () -> dataManifests)
+            .add(
+                "manifest-rewrites",
+                "Times the connector rewrote the table's data manifests",
+                () -> manifestRewrites)
             .add(
                 "maintenance-time-ms",
                 "Time the coordinator spent maintaining the table",
@@ -251,6 +261,15 @@ public final class TableMetrics implements AutoCloseable {
     maintenanceTimeMs += durationMs;
     if (rewritten > 0) {
       lastCompactionMs = clock.millis();
+    }
+  }
+
+  /** The connector's manifest rewrite ran: the table had {@code before} data manifests. */
+  public synchronized void manifestsRewritten(int before, int after, long durationMs) {
+    dataManifests = after;
+    maintenanceTimeMs += durationMs;
+    if (after != before) {
+      manifestRewrites++;
     }
   }
 

@@ -288,7 +288,8 @@ final class SimSchedule {
         Duration.ofMillis(random.nextInt(3_000)),
         true,
         new SnapshotExpiry.Policy(0, 1 + random.nextInt(2)),
-        random.nextBoolean() ? new Compaction.Settings(2, 0.2, Long.MAX_VALUE) : null);
+        random.nextBoolean() ? new Compaction.Settings(2, 0.2, Long.MAX_VALUE) : null,
+        random.nextInt(4));
   }
 
   private void somePut() {

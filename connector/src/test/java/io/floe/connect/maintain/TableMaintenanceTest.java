@@ -83,7 +83,12 @@ class TableMaintenanceTest {
     return new TableMaintenance(
         catalog,
         new MaintenanceSettings(
-            "db.kept"::equals, Duration.ofMinutes(10), true, new SnapshotExpiry.Policy(0, 1), null),
+            "db.kept"::equals,
+            Duration.ofMinutes(10),
+            true,
+            new SnapshotExpiry.Policy(0, 1),
+            null,
+            0),
         clock,
         threads,
         metrics::table,
