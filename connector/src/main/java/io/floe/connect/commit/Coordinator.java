@@ -136,7 +136,13 @@ public final class Coordinator implements AutoCloseable {
             catalog, groupId, settings.connectorName(), topic, settings.keyIndex(), readers);
     this.maintenance =
         new TableMaintenance(
-            catalog, settings.maintenance(), clock, readers, metrics::table, committer::carryMarks);
+            catalog,
+            settings.maintenance(),
+            clock,
+            readers,
+            metrics::table,
+            committer::carryMarks,
+            settings.secrets()::mask);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.splitWait = new RetryBudget(settings.retryTimeout(), clock);

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -32,6 +33,7 @@ public final class TableMaintenance {
   private final ExecutorService threads;
   private final Function<String, TableMetrics> metrics;
   private final Marks marks;
+  private final UnaryOperator<String> mask;
   private final Map<String, Long> lastRunMs = new HashMap<>();
 
   /**
@@ -39,6 +41,7 @@ public final class TableMaintenance {
    * @param threads the threads that plan and delete
    * @param metrics each table's metrics
    * @param marks what its maintenance commits carry of the connector's marks
+   * @param mask hides the connector's secrets in what it logs
    */
   public TableMaintenance(
       Catalog catalog,
@@ -46,13 +49,15 @@ public final class TableMaintenance {
       Clock clock,
       ExecutorService threads,
       Function<String, TableMetrics> metrics,
-      Marks marks) {
+      Marks marks,
+      UnaryOperator<String> mask) {
     this.catalog = catalog;
     this.settings = settings;
     this.clock = clock;
     this.threads = threads;
     this.metrics = metrics;
     this.marks = marks;
+    this.mask = mask;
   }
 
   /** Maintains those of the tables a cycle just committed whose run is due. */
@@ -95,7 +100,7 @@ public final class TableMaintenance {
               + " ms",
           name,
           step,
-          e.toString(),
+          mask.apply(e.toString()),
           settings.interval().toMillis());
     }
   }

@@ -92,7 +92,8 @@ class TableMaintenanceTest {
         clock,
         threads,
         metrics::table,
-        Marks.NONE);
+        Marks.NONE,
+        text -> text.replace("secret", "****"));
   }
 
   private int snapshots(String name) {
