@@ -6,8 +6,10 @@ package io.floe.connect.maintain;
 
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
@@ -35,6 +37,7 @@ public final class TableMaintenance {
   private final Marks marks;
   private final UnaryOperator<String> mask;
   private final Map<String, Long> lastRunMs = new HashMap<>();
+  private final long startedMs;
 
   /**
    * @param clock when runs are due
@@ -58,25 +61,35 @@ public final class TableMaintenance {
     this.metrics = metrics;
     this.marks = marks;
     this.mask = mask;
+    this.startedMs = clock.millis();
   }
 
-  /** Maintains those of the tables a cycle just committed whose run is due. */
+  /**
+   * Maintains those of the tables a cycle just committed whose run is due: a table's first run
+   * comes one interval after the coordinator started (maintenance is never urgent, and a start
+   * often follows trouble), the next ones an interval after the previous. When a table's run fails,
+   * the round stops and the tables it did not reach wait an interval too: a catalog or object store
+   * out of reach would otherwise hold the coordinator for a timeout per table.
+   */
   public void afterCommit(Collection<String> tables) {
+    long now = clock.millis();
+    List<String> due = new ArrayList<>();
     for (String table : tables) {
-      if (!settings.anyFor(table)) {
-        continue;
+      if (settings.anyFor(table)
+          && now - lastRunMs.getOrDefault(table, startedMs) >= settings.interval().toMillis()) {
+        due.add(table);
       }
-      long now = clock.millis();
-      Long last = lastRunMs.get(table);
-      if (last != null && now - last < settings.interval().toMillis()) {
-        continue;
+    }
+    due.forEach(table -> lastRunMs.put(table, now));
+    for (String table : due) {
+      if (!maintain(table)) {
+        return;
       }
-      lastRunMs.put(table, now);
-      maintain(table);
     }
   }
 
-  private void maintain(String name) {
+  /** Whether the table's run succeeded. */
+  private boolean maintain(String name) {
     long started = System.nanoTime();
     String step = "loading the table";
     try {
@@ -102,7 +115,9 @@ public final class TableMaintenance {
           step,
           mask.apply(e.toString()),
           settings.interval().toMillis());
+      return false;
     }
+    return true;
   }
 
   private void compact(String name, Table table, long started) {

@@ -119,6 +119,10 @@ class TableMaintenanceTest {
     TableMaintenance maintenance = maintenance();
 
     maintenance.afterCommit(List.of("db.kept", "db.left"));
+    assertThat(snapshots("db.kept")).as("within the first interval after the start").isEqualTo(3);
+
+    now[0] = now[0].plus(Duration.ofMinutes(10));
+    maintenance.afterCommit(List.of("db.kept", "db.left"));
     assertThat(snapshots("db.kept")).isEqualTo(1);
     assertThat(snapshots("db.left")).isEqualTo(3);
     assertThat(attribute("db.kept", "snapshots-expired")).isEqualTo(2L);
@@ -136,11 +140,41 @@ class TableMaintenanceTest {
   }
 
   @Test
-  void aFailedRunIsCountedAndThrowsNothing() throws Exception {
+  void aFailedRunIsCountedThrowsNothingAndEndsTheRound() throws Exception {
+    catalog.createTable(
+        TableIdentifier.of("db", "later"),
+        SCHEMA,
+        org.apache.iceberg.PartitionSpec.unpartitioned());
+    Table later = catalog.loadTable(TableIdentifier.parse("db.later"));
+    for (int i = 0; i < 3; i++) {
+      later.newFastAppend().commit();
+    }
     catalog.dropTable(TableIdentifier.parse("db.kept"));
+    TableMaintenance maintenance =
+        new TableMaintenance(
+            catalog,
+            new MaintenanceSettings(
+                table -> true,
+                Duration.ofMinutes(10),
+                true,
+                new SnapshotExpiry.Policy(0, 1),
+                null,
+                0),
+            clock,
+            threads,
+            metrics::table,
+            Marks.NONE,
+            text -> text);
+    now[0] = now[0].plus(Duration.ofMinutes(10));
 
-    maintenance().afterCommit(List.of("db.kept"));
+    maintenance.afterCommit(List.of("db.kept", "db.later"));
 
     assertThat(attribute("db.kept", "maintenance-failures")).isEqualTo(1L);
+    assertThat(snapshots("db.later")).as("not reached in the failed round").isEqualTo(3);
+    maintenance.afterCommit(List.of("db.later"));
+    assertThat(snapshots("db.later")).as("and not before its interval").isEqualTo(3);
+    now[0] = now[0].plus(Duration.ofMinutes(10));
+    maintenance.afterCommit(List.of("db.later"));
+    assertThat(snapshots("db.later")).isEqualTo(1);
   }
 }
