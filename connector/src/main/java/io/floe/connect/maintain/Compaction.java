@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -114,17 +115,23 @@ public final class Compaction {
     }
   }
 
-  /** Compacts what is due in the table's current snapshot, a group (partition) per commit. */
-  public static Result compact(Table table, Settings settings, Marks marks) {
+  /**
+   * Compacts what is due in the table's current snapshot, a group (partition) per commit.
+   *
+   * @param threads the threads that plan and read manifests
+   */
+  public static Result compact(
+      Table table, Settings settings, Marks marks, ExecutorService threads) {
     table.refresh();
-    return compact(table, settings, marks, table.currentSnapshot());
+    return compact(table, settings, marks, threads, table.currentSnapshot());
   }
 
   /**
    * Compacts what is due in {@code start}, a snapshot of the table read earlier: each group's
    * commit gives way if any commit since touched its files.
    */
-  public static Result compact(Table table, Settings settings, Marks marks, Snapshot start) {
+  public static Result compact(
+      Table table, Settings settings, Marks marks, ExecutorService threads, Snapshot start) {
     if (start == null || table.sortOrder().isSorted()) {
       return Result.NOTHING;
     }
@@ -133,7 +140,7 @@ public final class Compaction {
             table.properties(),
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    List<Group> groups = plan(table, start, settings, target);
+    List<Group> groups = plan(table, start, settings, target, threads);
     Result result = Result.NOTHING;
     long budget = settings.maxRewriteBytes();
     for (Group group : groups) {
@@ -141,18 +148,19 @@ public final class Compaction {
         break;
       }
       budget -= group.bytes();
-      result = result.plus(rewrite(table, start, group, target, marks));
+      result = result.plus(rewrite(table, start, group, target, marks, threads));
     }
     return result;
   }
 
   /** The groups due in the snapshot, the largest first. */
-  static List<Group> plan(Table table, Snapshot start, Settings settings, long targetBytes) {
+  static List<Group> plan(
+      Table table, Snapshot start, Settings settings, long targetBytes, ExecutorService threads) {
     PartitionSpec spec = table.spec();
     Map<StructLikeWrapper, List<FileScanTask>> small = new LinkedHashMap<>();
     Map<StructLikeWrapper, List<FileScanTask>> heavy = new LinkedHashMap<>();
     try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(start.snapshotId()).planFiles()) {
+        table.newScan().useSnapshot(start.snapshotId()).planWith(threads).planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
         if (file.specId() != spec.specId()) {
@@ -199,13 +207,19 @@ public final class Compaction {
   }
 
   private static Result rewrite(
-      Table table, Snapshot start, Group group, long targetBytes, Marks marks) {
+      Table table,
+      Snapshot start,
+      Group group,
+      long targetBytes,
+      Marks marks,
+      ExecutorService threads) {
     List<DataFile> written = write(table, group, targetBytes);
     RewriteFiles rewrite =
         table
             .newRewrite()
             .validateFromSnapshot(start.snapshotId())
-            .dataSequenceNumber(start.sequenceNumber());
+            .dataSequenceNumber(start.sequenceNumber())
+            .scanManifestsWith(threads);
     Set<String> removedDeletes = new HashSet<>();
     int deletesRemoved = 0;
     for (FileScanTask task : group.tasks()) {

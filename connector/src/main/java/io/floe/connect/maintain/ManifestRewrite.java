@@ -5,6 +5,7 @@
 package io.floe.connect.maintain;
 
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.RewriteManifests;
 import org.apache.iceberg.Snapshot;
@@ -34,8 +35,13 @@ public final class ManifestRewrite {
     }
   }
 
-  /** Rewrites the table's data manifests if it has more than {@code threshold}. */
-  public static Result rewriteIfMany(Table table, int threshold, Marks marks) {
+  /**
+   * Rewrites the table's data manifests if it has more than {@code threshold}.
+   *
+   * @param threads the threads that read manifests
+   */
+  public static Result rewriteIfMany(
+      Table table, int threshold, Marks marks, ExecutorService threads) {
     table.refresh();
     Snapshot start = table.currentSnapshot();
     if (start == null) {
@@ -50,7 +56,8 @@ public final class ManifestRewrite {
         table
             .rewriteManifests()
             .rewriteIf(manifest -> true)
-            .clusterBy(file -> Integer.toString(file.specId()));
+            .clusterBy(file -> Integer.toString(file.specId()))
+            .scanManifestsWith(threads);
     marks.carry(rewrite, table, start);
     try {
       rewrite.commit();

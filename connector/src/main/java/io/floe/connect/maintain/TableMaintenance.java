@@ -121,7 +121,7 @@ public final class TableMaintenance {
   }
 
   private void compact(String name, Table table, long started) {
-    Compaction.Result result = Compaction.compact(table, settings.compaction(), marks);
+    Compaction.Result result = Compaction.compact(table, settings.compaction(), marks, threads);
     long elapsedMs = (System.nanoTime() - started) / 1_000_000;
     metrics
         .apply(name)
@@ -146,7 +146,7 @@ public final class TableMaintenance {
   private void rewriteManifests(String name, Table table) {
     long started = System.nanoTime();
     ManifestRewrite.Result result =
-        ManifestRewrite.rewriteIfMany(table, settings.manifestThreshold(), marks);
+        ManifestRewrite.rewriteIfMany(table, settings.manifestThreshold(), marks, threads);
     long elapsedMs = (System.nanoTime() - started) / 1_000_000;
     metrics.apply(name).manifestsRewritten(result.before(), result.after(), elapsedMs);
     if (result.rewrote()) {

@@ -225,9 +225,9 @@ class ProtocolSimulationTest {
     try {
       return new SimSchedule(seed, echo).run();
     } catch (RuntimeException | Error e) {
-      if (echo) {
-        e.printStackTrace(System.out);
-      }
+      // a harness error is the harness's bug or an unexpected throw: its stack says which
+      System.out.println("Seed " + seed + " ended in a harness error:");
+      e.printStackTrace(System.out);
       return new SimSchedule.Outcome(
           seed, List.of(new SimOracle.Violation("harness-error", e.toString())), "", Map.of());
     }

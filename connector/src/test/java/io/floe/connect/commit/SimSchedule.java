@@ -265,7 +265,12 @@ final class SimSchedule {
     if (table.currentSnapshot() == null) {
       return;
     }
-    table.rewriteManifests().rewriteIf(manifest -> true).commit();
+    table
+        .rewriteManifests()
+        .rewriteIf(manifest -> true)
+        .clusterBy(file -> "all")
+        .scanManifestsWith(new CallerRunsExecutor())
+        .commit();
     OtherEngine.expireAllButNewest(table, true);
     sim.trace(
         "another engine rewrote the manifests of "

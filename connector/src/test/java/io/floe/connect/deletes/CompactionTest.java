@@ -39,6 +39,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CompactionTest {
   private static final Compaction.Settings EAGER = new Compaction.Settings(2, 0.3, Long.MAX_VALUE);
 
+  private static final java.util.concurrent.ExecutorService THREADS =
+      org.apache.iceberg.util.ThreadPools.getWorkerPool();
+
   @RegisterExtension final DeleteTables tables = new DeleteTables();
 
   static Stream<Arguments> tables() {
@@ -96,7 +99,7 @@ class CompactionTest {
                 .count();
     assertThat(deleteFiles(table)).isPositive();
 
-    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE);
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS);
 
     assertThat(result.groups()).isEqualTo(partitions);
     assertThat(result.groupsDropped()).isZero();
@@ -122,7 +125,7 @@ class CompactionTest {
     table.refresh();
     List<String> before = sorted(table);
 
-    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE);
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS);
 
     assertThat(result.filesRewritten()).isEqualTo(1);
     assertThat(deleteFiles(table)).isZero();
@@ -141,7 +144,7 @@ class CompactionTest {
     List<String> before = sorted(table);
     long snapshot = table.currentSnapshot().snapshotId();
 
-    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, planned);
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS, planned);
 
     assertThat(result.groupsDropped()).isEqualTo(1);
     assertThat(result.groups()).isZero();
@@ -154,7 +157,7 @@ class CompactionTest {
       assertThat(DeleteTables.exists(table, location)).as("%s", location).isFalse();
     }
     // the next run plans again from the table as it is, and succeeds
-    assertThat(Compaction.compact(table, EAGER, Marks.NONE).groups()).isEqualTo(1);
+    assertThat(Compaction.compact(table, EAGER, Marks.NONE, THREADS).groups()).isEqualTo(1);
     assertThat(sorted(tables.load(table))).isEqualTo(before);
   }
 
@@ -167,7 +170,7 @@ class CompactionTest {
     long snapshot = table.currentSnapshot().snapshotId();
 
     Compaction.Result result =
-        Compaction.compact(table, new Compaction.Settings(3, 0.3, 1), Marks.NONE);
+        Compaction.compact(table, new Compaction.Settings(3, 0.3, 1), Marks.NONE, THREADS);
 
     assertThat(result.groups()).isZero();
     table.refresh();

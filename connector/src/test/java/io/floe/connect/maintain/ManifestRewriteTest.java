@@ -22,6 +22,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ThreadPools;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +69,8 @@ class ManifestRewriteTest {
   void manyManifestsBecomeOneWithTheSameFilesAndTheMarksCarried() {
     Set<String> before = files();
 
-    ManifestRewrite.Result result = ManifestRewrite.rewriteIfMany(table, 3, STAMP);
+    ManifestRewrite.Result result =
+        ManifestRewrite.rewriteIfMany(table, 3, STAMP, ThreadPools.getWorkerPool());
 
     assertThat(result).isEqualTo(new ManifestRewrite.Result(5, 1));
     assertThat(result.rewrote()).isTrue();
@@ -81,7 +83,8 @@ class ManifestRewriteTest {
   void manifestsUpToTheThresholdAreLeftAlone() {
     long snapshot = table.currentSnapshot().snapshotId();
 
-    ManifestRewrite.Result result = ManifestRewrite.rewriteIfMany(table, 5, STAMP);
+    ManifestRewrite.Result result =
+        ManifestRewrite.rewriteIfMany(table, 5, STAMP, ThreadPools.getWorkerPool());
 
     assertThat(result.rewrote()).isFalse();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
