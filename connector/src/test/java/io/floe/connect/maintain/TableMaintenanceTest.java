@@ -80,15 +80,15 @@ class TableMaintenanceTest {
   }
 
   private TableMaintenance maintenance() {
+    return maintenance("db.kept"::equals);
+  }
+
+  /** Expiry down to the newest snapshot, every 10 minutes, of the tables {@code maintained}. */
+  private TableMaintenance maintenance(java.util.function.Predicate<String> maintained) {
     return new TableMaintenance(
         catalog,
         new MaintenanceSettings(
-            "db.kept"::equals,
-            Duration.ofMinutes(10),
-            true,
-            new SnapshotExpiry.Policy(0, 1),
-            null,
-            0),
+            maintained, Duration.ofMinutes(10), true, new SnapshotExpiry.Policy(0, 1), null, 0),
         clock,
         threads,
         metrics::table,
@@ -150,21 +150,7 @@ class TableMaintenanceTest {
       later.newFastAppend().commit();
     }
     catalog.dropTable(TableIdentifier.parse("db.kept"));
-    TableMaintenance maintenance =
-        new TableMaintenance(
-            catalog,
-            new MaintenanceSettings(
-                table -> true,
-                Duration.ofMinutes(10),
-                true,
-                new SnapshotExpiry.Policy(0, 1),
-                null,
-                0),
-            clock,
-            threads,
-            metrics::table,
-            Marks.NONE,
-            text -> text);
+    TableMaintenance maintenance = maintenance(table -> true);
     now[0] = now[0].plus(Duration.ofMinutes(10));
 
     maintenance.afterCommit(List.of("db.kept", "db.later"));

@@ -237,13 +237,7 @@ class DebeziumUpsertIT {
         .as("commits of db.customers_v2 found already applied after the kill")
         .isPositive();
 
-    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
-    for (String table : tables.keySet()) {
-      SparkReader.View view = spark.get(table);
-      assertThat(view.readError()).as("Spark reading %s", table).isNull();
-      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
-      assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
-    }
+    assertSparkReadsWhatIcebergReads(tables.keySet(), expected.size());
   }
 
   /**
@@ -318,13 +312,7 @@ class DebeziumUpsertIT {
       assertThat(truncatedAt.get(0)).startsWith(topic + "-0@");
       assertThat(iceberg.currentSnapshot().summary()).containsEntry("total-equality-deletes", "0");
     }
-    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
-    for (String table : tables.keySet()) {
-      SparkReader.View view = spark.get(table);
-      assertThat(view.readError()).as("Spark reading %s", table).isNull();
-      assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
-      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(after.size());
-    }
+    assertSparkReadsWhatIcebergReads(tables.keySet(), after.size());
     tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
   }
 
@@ -384,14 +372,19 @@ class DebeziumUpsertIT {
         .as("compactions of the members tables")
         .isPositive();
 
-    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables.keySet()));
-    for (String table : tables.keySet()) {
+    assertSparkReadsWhatIcebergReads(tables.keySet(), expected.size());
+    tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
+  }
+
+  /** Spark reads each table without error, {@code rows} rows, the same as Iceberg's reader. */
+  private void assertSparkReadsWhatIcebergReads(Set<String> tables, int rows) {
+    Map<String, SparkReader.View> spark = SparkReader.read(rest, new ArrayList<>(tables));
+    for (String table : tables) {
       SparkReader.View view = spark.get(table);
       assertThat(view.readError()).as("Spark reading %s", table).isNull();
-      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(expected.size());
+      assertThat(view.rows()).as("Spark's rows of %s", table).hasSize(rows);
       assertThat(view.rows()).containsExactlyInAnyOrderElementsOf(rendered(table));
     }
-    tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
   }
 
   private static Map<Long, String> expected(DebeziumStream stream) {
