@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.KafkaClients;
+import io.floe.connect.maintain.OrphanFiles;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.MetricsRegistry;
 import io.floe.connect.metrics.TaskMetrics;
@@ -19,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -111,7 +113,7 @@ public final class Committer implements AutoCloseable {
     if (partitions.contains(electionPartition) && coordinator == null) {
       coordinator =
           new Coordinator(
-              settings,
+              coordinatorSettings(),
               groupId,
               catalog,
               clients,
@@ -123,6 +125,47 @@ public final class Committer implements AutoCloseable {
       coordinator.start();
       LOG.info("Task {} owns {} and runs the coordinator", settings.taskId(), electionPartition);
     }
+  }
+
+  /**
+   * The coordinator's settings: with orphan-file removal on, its minimum age is raised to the
+   * control topic's retention plus the commit timeout, so that no control event a restarted
+   * coordinator could still replay names a file it deletes.
+   */
+  private ControlSettings coordinatorSettings() {
+    OrphanFiles.Settings orphans = settings.maintenance().orphans();
+    if (orphans == null) {
+      return settings;
+    }
+    OptionalLong retention = ControlTopic.retentionMs(admin, topic.name());
+    long timeout = settings.commitTimeout().toMillis();
+    if (retention.isEmpty() || retention.getAsLong() < 0) {
+      LOG.warn(
+          "Cannot bound the age of control events: the retention.ms of control topic {} is {};"
+              + " orphan files are those older than {} ms, as configured. Keep"
+              + " iceberg.maintenance.orphan-files.min-age-ms above the topic's retention plus"
+              + " the commit timeout ({} ms)",
+          topic.name(),
+          retention.isEmpty()
+              ? "unreadable (the DescribeConfigs permission on it is missing)"
+              : "unbounded",
+          orphans.minAgeMs(),
+          timeout);
+      return settings;
+    }
+    long safe = retention.getAsLong() + timeout;
+    if (safe > orphans.minAgeMs()) {
+      LOG.info(
+          "Orphan files are those older than {} ms: the retention of control topic {} ({} ms)"
+              + " plus the commit timeout ({} ms), above the configured {} ms",
+          safe,
+          topic.name(),
+          retention.getAsLong(),
+          timeout,
+          orphans.minAgeMs());
+      return settings.withMaintenance(settings.maintenance().withOrphans(orphans.atLeast(safe)));
+    }
+    return settings;
   }
 
   public void close(Collection<TopicPartition> partitions) {

@@ -11,6 +11,7 @@ import io.floe.connect.config.UpsertKeys;
 import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.maintain.Compaction;
 import io.floe.connect.maintain.MaintenanceSettings;
+import io.floe.connect.maintain.OrphanFiles;
 import io.floe.connect.maintain.SnapshotExpiry;
 import java.time.Duration;
 import java.util.List;
@@ -78,7 +79,43 @@ public record ControlSettings(
                 keys.compactionDeleteRatio(),
                 keys.compactionMaxBytes())
             : null,
-        keys.manifestThreshold());
+        keys.manifestThreshold(),
+        new MaintenanceSettings.Triggers(
+            Duration.ofMillis(keys.minIntervalMs()),
+            keys.triggerCommits(),
+            keys.triggerDataFiles(),
+            keys.triggerDeleteRatio()),
+        Duration.ofMillis(keys.timeBudgetMs()),
+        switch (keys.orphanFiles()) {
+          case "dry-run" ->
+              new OrphanFiles.Settings(
+                  OrphanFiles.Mode.DRY_RUN,
+                  keys.orphanMinAgeMs(),
+                  Duration.ofMillis(keys.orphanIntervalMs()));
+          case "delete" ->
+              new OrphanFiles.Settings(
+                  OrphanFiles.Mode.DELETE,
+                  keys.orphanMinAgeMs(),
+                  Duration.ofMillis(keys.orphanIntervalMs()));
+          default -> null;
+        });
+  }
+
+  /** These settings with other maintenance. */
+  ControlSettings withMaintenance(MaintenanceSettings maintenance) {
+    return new ControlSettings(
+        connectorName,
+        taskIndex,
+        transactionalIdPrefix,
+        commitInterval,
+        commitTimeout,
+        retryTimeout,
+        bufferBytes,
+        secrets,
+        tables,
+        maxSilentCycles,
+        keyIndex,
+        maintenance);
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

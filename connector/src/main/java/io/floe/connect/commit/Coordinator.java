@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -142,7 +144,8 @@ public final class Coordinator implements AutoCloseable {
             readers,
             metrics::table,
             committer::carryMarks,
-            settings.secrets()::mask);
+            settings.secrets()::mask,
+            this::inFlight);
     this.commitRetries =
         new RetryBudget(settings.retryTimeout(), FIRST_BACKOFF_MS, MAX_BACKOFF_MS, clock);
     this.splitWait = new RetryBudget(settings.retryTimeout(), clock);
@@ -422,6 +425,14 @@ public final class Coordinator implements AutoCloseable {
     return party.position();
   }
 
+  /**
+   * The files that the events the coordinator holds and has not committed name, of every table (a
+   * table may be routed under two names): never orphans, whatever their age.
+   */
+  private Set<String> inFlight() {
+    return committer.filesOf(List.copyOf(pending));
+  }
+
   private void commit(TableCommitter.Cycle cycle) {
     long started = clock.millis();
     TableCommitter.Outcome outcome = committer.commit(cycle);
@@ -431,6 +442,9 @@ public final class Coordinator implements AutoCloseable {
         .forEach(
             (table, result) -> {
               pending.removeIf(event -> event.event().table().equals(table));
+              if (result.skipped() > 0) {
+                metrics.table(table).alreadyCommitted(result.skipped());
+              }
               if (result.snapshot() != null) {
                 committed(table, result, cycle, durationMs);
               }
@@ -441,11 +455,16 @@ public final class Coordinator implements AutoCloseable {
       retrying = null;
       commitRetries.succeeded();
       commitPosition(cycle);
-      maintenance.afterCommit(
-          outcome.committed().entrySet().stream()
-              .filter(table -> table.getValue().snapshot() != null)
-              .map(Map.Entry::getKey)
-              .toList());
+      Map<String, Snapshot> committed = new LinkedHashMap<>();
+      outcome
+          .committed()
+          .forEach(
+              (table, result) -> {
+                if (result.snapshot() != null) {
+                  committed.put(table, result.snapshot());
+                }
+              });
+      maintenance.afterCommit(committed);
       return;
     }
     failed(cycle, outcome.failures(), started);

@@ -121,6 +121,8 @@ final class TableCommitter {
    * @param validThroughMs the table's watermark after the commit, null if it has none
    * @param previousSourceOffsets the source offsets of the table's previous commit of this
    *     connector, where the ranges of this one start
+   * @param skipped pending manifests the table already held (handed over again after a restart or a
+   *     retried commit), which were not committed again
    */
   record TableResult(
       Snapshot snapshot,
@@ -129,10 +131,23 @@ final class TableCommitter {
       long records,
       long bytes,
       Long validThroughMs,
-      Map<TopicPartition, Long> previousSourceOffsets) {
+      Map<TopicPartition, Long> previousSourceOffsets,
+      int skipped) {
 
     static TableResult nothing() {
-      return new TableResult(null, 0, 0, 0, 0, null, Map.of());
+      return new TableResult(null, 0, 0, 0, 0, null, Map.of(), 0);
+    }
+
+    TableResult skipping(int manifests) {
+      return new TableResult(
+          snapshot,
+          this.manifests,
+          files,
+          records,
+          bytes,
+          validThroughMs,
+          previousSourceOffsets,
+          manifests);
     }
   }
 
@@ -145,10 +160,12 @@ final class TableCommitter {
       Table table,
       List<PendingEvent> events,
       Optional<CommitMarks.Mark> base,
-      Long checkedAt) {
+      Long checkedAt,
+      int skipped) {
 
     /** This commit with the events of another name of the same table, each manifest once. */
-    Prepared with(List<PendingEvent> more) {
+    Prepared with(Prepared other) {
+      List<PendingEvent> more = other.events();
       List<PendingEvent> all = new ArrayList<>(events);
       Set<String> manifests = new HashSet<>();
       all.forEach(event -> manifests.add(event.event().manifestLocation()));
@@ -157,8 +174,24 @@ final class TableCommitter {
           all.add(event);
         }
       }
-      return new Prepared(name, table, all, base, checkedAt);
+      return new Prepared(name, table, all, base, checkedAt, skipped + other.skipped());
     }
+  }
+
+  /**
+   * Every file that {@code events} name (their manifests and the files those list): files handed
+   * over and not committed yet, which no maintenance may take for orphans.
+   */
+  Set<String> filesOf(List<PendingEvent> events) {
+    Map<String, List<PendingEvent>> byTable = new TreeMap<>();
+    events.forEach(e -> byTable.computeIfAbsent(e.event().table(), t -> new ArrayList<>()).add(e));
+    Set<String> files = new HashSet<>();
+    byTable.forEach(
+        (name, tableEvents) ->
+            files.addAll(
+                UpsertEvents.fileLocations(
+                    catalog.loadTable(TableIdentifier.parse(name)), tableEvents)));
+    return files;
   }
 
   /** The table's last commit of this connector, if it has one. */
@@ -191,7 +224,7 @@ final class TableCommitter {
               entry.getKey(),
               table.table().uuid(),
               first.name());
-          prepared.set(same, first.with(table.events()));
+          prepared.set(same, first.with(table));
           aliases.put(entry.getKey(), first.name());
           continue;
         }
@@ -205,7 +238,14 @@ final class TableCommitter {
         prepared.stream().filter(table -> table.events().isEmpty()).toList();
     prepared.removeAll(nothingToDo);
     nothingToDo.forEach(table -> committed.put(table.name(), TableResult.nothing()));
+    List<Prepared> all = new ArrayList<>(prepared);
+    all.addAll(nothingToDo);
     Outcome outcome = commitPrepared(cycle, prepared, committed, failures);
+    for (Prepared table : all) {
+      if (table.skipped() > 0) {
+        outcome.committed().computeIfPresent(table.name(), (n, r) -> r.skipping(table.skipped()));
+      }
+    }
     aliases.forEach(
         (alias, name) -> {
           if (outcome.committed().containsKey(name)) {
@@ -277,17 +317,19 @@ final class TableCommitter {
         remaining.add(event);
       }
     }
+    int skipped = 0;
     if (remaining.size() < events.size()) {
+      skipped = events.size() - remaining.size();
       LOG.info(
           "Table {}: {} of {} pending manifests are already committed (control position {}),"
               + " skipping them",
           name,
-          events.size() - remaining.size(),
+          skipped,
           events.size(),
           base.map(CommitMarks.Mark::offsets).orElse(Map.of()));
     }
     return new Prepared(
-        name, table, remaining, base, current == null ? null : current.snapshotId());
+        name, table, remaining, base, current == null ? null : current.snapshotId(), skipped);
   }
 
   private TableResult commitOne(Prepared prepared, Cycle cycle) {
@@ -365,7 +407,8 @@ final class TableCommitter {
         records,
         bytes,
         validThrough,
-        prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()));
+        prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()),
+        0);
   }
 
   /**
@@ -494,7 +537,8 @@ final class TableCommitter {
                 events.records(),
                 events.bytes(),
                 validThrough[0],
-                prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of())),
+                prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()),
+                0),
             prepared.table(),
             cycle.commitId());
     events.deleteTransportFiles(prepared.table());
@@ -574,7 +618,8 @@ final class TableCommitter {
         result.records(),
         result.bytes(),
         result.validThroughMs(),
-        result.previousSourceOffsets());
+        result.previousSourceOffsets(),
+        result.skipped());
   }
 
   /**

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,6 +111,34 @@ final class UpsertEvents {
     this.droppedHandOvers = droppedHandOvers;
     this.records = records;
     this.bytes = bytes;
+  }
+
+  /**
+   * Every file that {@code events} of {@code table} name: their manifests, and the data files and
+   * key files those list (append and upsert hand-overs alike).
+   */
+  static Set<String> fileLocations(Table table, List<PendingEvent> events) {
+    Set<String> locations = new HashSet<>();
+    for (PendingEvent pending : events) {
+      DataWritten event = pending.event();
+      locations.add(event.manifestLocation());
+      ManifestFile manifest = new Readable(new EventManifest(event));
+      if (event.content() == ManifestContent.DATA) {
+        try (ManifestReader<DataFile> reader =
+            ManifestFiles.read(manifest, table.io(), table.specs())) {
+          reader.forEach(file -> locations.add(file.location()));
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
+        }
+      } else {
+        try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
+          reader.forEach(file -> locations.add(file.location()));
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot read key manifest " + manifest.path(), e);
+        }
+      }
+    }
+    return locations;
   }
 
   static UpsertEvents read(Table table, List<PendingEvent> events) {

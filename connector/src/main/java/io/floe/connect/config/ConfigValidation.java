@@ -42,6 +42,7 @@ public final class ConfigValidation {
     PerTableValidation.check(values, props);
     CatalogKeys.check(values);
     CommitKeys.check(values, props);
+    MaintenanceKeys.check(values);
     KafkaKeys.check(values, props, worker);
     ConnectKeys.check(values, props);
     UnknownKeys.check(values, props);

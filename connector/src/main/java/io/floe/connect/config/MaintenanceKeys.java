@@ -4,11 +4,13 @@
  */
 package io.floe.connect.config;
 
+import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * The keys of the coordinator's table maintenance (compaction, snapshot expiry): whether it
@@ -28,6 +30,14 @@ import org.apache.kafka.common.config.ConfigDef.Width;
  * @param compactionDeleteRatio the share of deleted rows from which a file is rewritten
  * @param compactionMaxBytes the most bytes of data files one run rewrites
  * @param manifestThreshold the data manifests above which they are rewritten, 0 for never
+ * @param minIntervalMs the least time between two runs of one table, whatever triggers
+ * @param triggerCommits commits of a table that bring its run forward, 0 for no such trigger
+ * @param triggerDataFiles data files added that bring a table's run forward, 0 for none
+ * @param triggerDeleteRatio share of deleted rows that brings a table's run forward, 0 for none
+ * @param timeBudgetMs how long one table's run may go on starting new work
+ * @param orphanFiles {@code off}, {@code dry-run} or {@code delete}
+ * @param orphanMinAgeMs the least age of an orphan file
+ * @param orphanIntervalMs the least time between two orphan-file scans of one table
  */
 public record MaintenanceKeys(
     boolean enabled,
@@ -39,21 +49,31 @@ public record MaintenanceKeys(
     int compactionMinInputFiles,
     double compactionDeleteRatio,
     long compactionMaxBytes,
-    int manifestThreshold) {
+    int manifestThreshold,
+    long minIntervalMs,
+    int triggerCommits,
+    long triggerDataFiles,
+    double triggerDeleteRatio,
+    long timeBudgetMs,
+    String orphanFiles,
+    long orphanMinAgeMs,
+    long orphanIntervalMs) {
   static final String GROUP = "Maintenance";
 
   public static final String MAINTENANCE_ENABLED = "iceberg.tables.maintenance-enabled";
   public static final String MAINTENANCE_ENABLED_DOC =
-      "Whether the coordinator maintains the tables it commits to (snapshot expiry with file"
-          + " cleanup), between its own commits so it never races them. A table leaves itself to"
+      "Whether the coordinator maintains the tables it commits to (compaction, manifest rewrite,"
+          + " snapshot expiry with file cleanup, and orphan-file removal where it is turned on),"
+          + " between its own commits so it never races them. A table leaves itself to"
           + " other engines with iceberg.table.<table>.maintenance-enabled=false. Floe stays exactly"
           + " once when other engines maintain its tables either way.";
   public static final boolean MAINTENANCE_ENABLED_DEFAULT = true;
 
   public static final String MAINTENANCE_INTERVAL_MS = "iceberg.maintenance.interval-ms";
   public static final String MAINTENANCE_INTERVAL_MS_DOC =
-      "The least time between two maintenance runs of one table, in milliseconds. A run follows"
-          + " the first commit of the table after the interval has passed.";
+      "The time between two maintenance runs of one table, in milliseconds, unless a trigger"
+          + " (iceberg.maintenance.trigger.*) brings a run forward. A run follows the first commit"
+          + " of the table after the interval has passed.";
   public static final long MAINTENANCE_INTERVAL_MS_DEFAULT = 10 * 60_000L;
 
   public static final String EXPIRE_SNAPSHOTS_ENABLED =
@@ -116,6 +136,90 @@ public record MaintenanceKeys(
           + " fewer (each commit appends one manifest per task); 0 never rewrites them.";
   public static final int REWRITE_MANIFESTS_THRESHOLD_DEFAULT = 100;
 
+  public static final String MIN_INTERVAL_MS = "iceberg.maintenance.min-interval-ms";
+  public static final String MIN_INTERVAL_MS_DOC =
+      "The least time between two maintenance runs of one table, in milliseconds, however soon a"
+          + " trigger (iceberg.maintenance.trigger.*) is reached.";
+  public static final long MIN_INTERVAL_MS_DEFAULT = 60_000L;
+
+  public static final String TRIGGER_COMMITS = "iceberg.maintenance.trigger.commits";
+  public static final String TRIGGER_COMMITS_DOC =
+      "Brings a table's maintenance run forward once the connector has committed to it this many"
+          + " times since its last run (no sooner than iceberg.maintenance.min-interval-ms after"
+          + " it); 0 turns this trigger off.";
+  public static final int TRIGGER_COMMITS_DEFAULT = 0;
+
+  public static final String TRIGGER_DATA_FILES = "iceberg.maintenance.trigger.data-files";
+  public static final String TRIGGER_DATA_FILES_DOC =
+      "Brings a table's maintenance run forward once the connector's commits have added this many"
+          + " data files to it since its last run (small files to compact); 0 turns this trigger"
+          + " off.";
+  public static final long TRIGGER_DATA_FILES_DEFAULT = 0;
+
+  public static final String TRIGGER_DELETE_RATIO = "iceberg.maintenance.trigger.delete-ratio";
+  public static final String TRIGGER_DELETE_RATIO_DOC =
+      "Brings a table's maintenance run forward once its delete files (deletion vectors, position"
+          + " deletes) remove this share of its rows, as of the connector's last commit; 0 turns"
+          + " this trigger off.";
+  public static final double TRIGGER_DELETE_RATIO_DEFAULT = 0;
+
+  public static final String TIME_BUDGET_MS = "iceberg.maintenance.time-budget-ms";
+  public static final String TIME_BUDGET_MS_DOC =
+      "How long one table's maintenance run may go on starting new work, in milliseconds:"
+          + " compaction starts no new partition and orphan-file deletion no new batch after it"
+          + " (what is left waits for the next run). The connector's commits wait while a run goes"
+          + " on.";
+  public static final long TIME_BUDGET_MS_DEFAULT = 60_000L;
+
+  public static final String ORPHAN_FILES = "iceberg.maintenance.orphan-files";
+  public static final String ORPHAN_FILES_DOC =
+      "Whether the coordinator looks for orphan files under the locations of the tables it"
+          + " maintains (files no snapshot, metadata file, manifest or statistics file references"
+          + " and no control event it has not committed names, older than"
+          + " iceberg.maintenance.orphan-files.min-age-ms): 'off'; 'dry-run' to count and log them"
+          + " only; 'delete' to delete them. Run a dry run first.";
+  public static final String ORPHAN_FILES_DEFAULT = "off";
+
+  public static final String ORPHAN_MIN_AGE_MS = "iceberg.maintenance.orphan-files.min-age-ms";
+  public static final String ORPHAN_MIN_AGE_MS_DOC =
+      "The least age of an orphan file, in milliseconds: younger files may belong to a commit in"
+          + " progress, by this connector or another engine. The coordinator raises it to the"
+          + " control topic's retention.ms plus iceberg.control.commit.timeout-ms where it can read"
+          + " the topic's retention, so no control event a restarted coordinator could replay"
+          + " names a file it deletes.";
+  public static final long ORPHAN_MIN_AGE_MS_DEFAULT = 3 * 24 * 60 * 60_000L;
+
+  public static final String ORPHAN_INTERVAL_MS = "iceberg.maintenance.orphan-files.interval-ms";
+  public static final String ORPHAN_INTERVAL_MS_DOC =
+      "The least time between two orphan-file scans of one table, in milliseconds (a scan lists"
+          + " every file under the table's location and reads every manifest).";
+  public static final long ORPHAN_INTERVAL_MS_DEFAULT = 24 * 60 * 60_000L;
+
+  /**
+   * Orphan files younger than two commit intervals may belong to a cycle still being handed over or
+   * committed: a shorter minimum age is refused.
+   */
+  static void check(Map<String, ConfigValue> values) {
+    if (!ConfigValidation.valid(
+            values, ORPHAN_FILES, ORPHAN_MIN_AGE_MS, CommitKeys.COMMIT_INTERVAL_MS)
+        || "off".equalsIgnoreCase(String.valueOf(values.get(ORPHAN_FILES).value()))) {
+      return;
+    }
+    long minAge = (Long) values.get(ORPHAN_MIN_AGE_MS).value();
+    long interval = (Long) values.get(CommitKeys.COMMIT_INTERVAL_MS).value();
+    if (minAge < 2 * interval) {
+      ConfigValidation.error(
+          values,
+          ORPHAN_MIN_AGE_MS,
+          "The least age of an orphan file ("
+              + minAge
+              + " ms) must be at least twice the commit interval ("
+              + interval
+              + " ms): younger files may belong to a cycle still being handed over or committed."
+              + " Days are usual (the default is 3).");
+    }
+  }
+
   static MaintenanceKeys parse(AbstractConfig config) {
     return new MaintenanceKeys(
         config.getBoolean(MAINTENANCE_ENABLED),
@@ -127,7 +231,15 @@ public record MaintenanceKeys(
         config.getInt(COMPACTION_MIN_INPUT_FILES),
         config.getDouble(COMPACTION_DELETE_RATIO),
         config.getLong(COMPACTION_MAX_BYTES),
-        config.getInt(REWRITE_MANIFESTS_THRESHOLD));
+        config.getInt(REWRITE_MANIFESTS_THRESHOLD),
+        config.getLong(MIN_INTERVAL_MS),
+        config.getInt(TRIGGER_COMMITS),
+        config.getLong(TRIGGER_DATA_FILES),
+        config.getDouble(TRIGGER_DELETE_RATIO),
+        config.getLong(TIME_BUDGET_MS),
+        config.getString(ORPHAN_FILES).toLowerCase(java.util.Locale.ROOT),
+        config.getLong(ORPHAN_MIN_AGE_MS),
+        config.getLong(ORPHAN_INTERVAL_MS));
   }
 
   static void define(ConfigDef def) {
@@ -239,5 +351,93 @@ public record MaintenanceKeys(
         ++order,
         Width.SHORT,
         "Manifest rewrite threshold");
+    def.define(
+        MIN_INTERVAL_MS,
+        Type.LONG,
+        MIN_INTERVAL_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        MIN_INTERVAL_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Maintenance min interval (ms)");
+    def.define(
+        TRIGGER_COMMITS,
+        Type.INT,
+        TRIGGER_COMMITS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        TRIGGER_COMMITS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Trigger: commits");
+    def.define(
+        TRIGGER_DATA_FILES,
+        Type.LONG,
+        TRIGGER_DATA_FILES_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        TRIGGER_DATA_FILES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Trigger: data files");
+    def.define(
+        TRIGGER_DELETE_RATIO,
+        Type.DOUBLE,
+        TRIGGER_DELETE_RATIO_DEFAULT,
+        ConfigDef.Range.between(0.0, 1.0),
+        Importance.LOW,
+        TRIGGER_DELETE_RATIO_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Trigger: delete ratio");
+    def.define(
+        TIME_BUDGET_MS,
+        Type.LONG,
+        TIME_BUDGET_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        TIME_BUDGET_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Time budget per run (ms)");
+    def.define(
+        ORPHAN_FILES,
+        Type.STRING,
+        ORPHAN_FILES_DEFAULT,
+        ConfigDef.CaseInsensitiveValidString.in("off", "dry-run", "delete"),
+        Importance.LOW,
+        ORPHAN_FILES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Orphan files");
+    def.define(
+        ORPHAN_MIN_AGE_MS,
+        Type.LONG,
+        ORPHAN_MIN_AGE_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        ORPHAN_MIN_AGE_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Orphan file min age (ms)");
+    def.define(
+        ORPHAN_INTERVAL_MS,
+        Type.LONG,
+        ORPHAN_INTERVAL_MS_DEFAULT,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        ORPHAN_INTERVAL_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Orphan scan interval (ms)");
   }
 }

@@ -7,15 +7,19 @@ package io.floe.connect.control;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -122,6 +126,33 @@ public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions
         + " once no connector uses it, delete it and create "
         + name
         + " again with 1 partition";
+  }
+
+  /**
+   * The topic's {@code retention.ms} as the broker has it, if it can be read (it needs the
+   * DescribeConfigs permission on the topic, which the connector does not otherwise need); -1 means
+   * unbounded.
+   */
+  public static OptionalLong retentionMs(Admin admin, String name) {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name);
+    try {
+      Config config =
+          admin
+              .describeConfigs(List.of(resource))
+              .all()
+              .get(TIMEOUT_S, TimeUnit.SECONDS)
+              .get(resource);
+      ConfigEntry retention = config == null ? null : config.get("retention.ms");
+      return retention == null || retention.value() == null
+          ? OptionalLong.empty()
+          : OptionalLong.of(Long.parseLong(retention.value()));
+    } catch (ExecutionException | TimeoutException | NumberFormatException e) {
+      LOG.debug("Cannot read retention.ms of control topic {}: {}", name, e.toString());
+      return OptionalLong.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return OptionalLong.empty();
+    }
   }
 
   private static void create(Admin admin, String name) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -87,6 +88,7 @@ public final class Compaction {
    * @param bytesRewritten the bytes of the data files replaced
    * @param deleteFilesRemoved the delete files removed with them
    * @param groupsDropped the partitions whose commit conflicted and was dropped
+   * @param groupsLeft the partitions due that the run's byte or time budget left for the next run
    */
   public record Result(
       int groups,
@@ -94,8 +96,9 @@ public final class Compaction {
       int filesWritten,
       long bytesRewritten,
       int deleteFilesRemoved,
-      int groupsDropped) {
-    static final Result NOTHING = new Result(0, 0, 0, 0, 0, 0);
+      int groupsDropped,
+      int groupsLeft) {
+    static final Result NOTHING = new Result(0, 0, 0, 0, 0, 0, 0);
 
     Result plus(Result other) {
       return new Result(
@@ -104,7 +107,19 @@ public final class Compaction {
           filesWritten + other.filesWritten,
           bytesRewritten + other.bytesRewritten,
           deleteFilesRemoved + other.deleteFilesRemoved,
-          groupsDropped + other.groupsDropped);
+          groupsDropped + other.groupsDropped,
+          groupsLeft + other.groupsLeft);
+    }
+
+    Result leaving(int groups) {
+      return new Result(
+          this.groups,
+          filesRewritten,
+          filesWritten,
+          bytesRewritten,
+          deleteFilesRemoved,
+          groupsDropped,
+          groups);
     }
   }
 
@@ -116,14 +131,20 @@ public final class Compaction {
   }
 
   /**
-   * Compacts what is due in the table's current snapshot, a group (partition) per commit.
+   * Compacts what is due in the table's current snapshot, a group (partition) per commit, the
+   * largest first, until the byte budget is spent or {@code outOfTime} says the run's time is up
+   * (one group at least).
    *
    * @param threads the threads that plan and read manifests
    */
   public static Result compact(
-      Table table, Settings settings, Marks marks, ExecutorService threads) {
+      Table table,
+      Settings settings,
+      Marks marks,
+      ExecutorService threads,
+      BooleanSupplier outOfTime) {
     table.refresh();
-    return compact(table, settings, marks, threads, table.currentSnapshot());
+    return compact(table, settings, marks, threads, table.currentSnapshot(), outOfTime);
   }
 
   /**
@@ -131,7 +152,12 @@ public final class Compaction {
    * commit gives way if any commit since touched its files.
    */
   public static Result compact(
-      Table table, Settings settings, Marks marks, ExecutorService threads, Snapshot start) {
+      Table table,
+      Settings settings,
+      Marks marks,
+      ExecutorService threads,
+      Snapshot start,
+      BooleanSupplier outOfTime) {
     if (start == null || table.sortOrder().isSorted()) {
       return Result.NOTHING;
     }
@@ -143,9 +169,11 @@ public final class Compaction {
     List<Group> groups = plan(table, start, settings, target, threads);
     Result result = Result.NOTHING;
     long budget = settings.maxRewriteBytes();
-    for (Group group : groups) {
-      if (result.groups() + result.groupsDropped() > 0 && group.bytes() > budget) {
-        break;
+    for (int i = 0; i < groups.size(); i++) {
+      Group group = groups.get(i);
+      if (result.groups() + result.groupsDropped() > 0
+          && (group.bytes() > budget || outOfTime.getAsBoolean())) {
+        return result.leaving(groups.size() - i);
       }
       budget -= group.bytes();
       result = result.plus(rewrite(table, start, group, target, marks, threads));
@@ -245,9 +273,9 @@ public final class Compaction {
           start.snapshotId(),
           e.getMessage());
       written.forEach(file -> table.io().deleteFile(file.location()));
-      return new Result(0, 0, 0, 0, 0, 1);
+      return new Result(0, 0, 0, 0, 0, 1, 0);
     }
-    return new Result(1, group.tasks().size(), written.size(), group.bytes(), deletesRemoved, 0);
+    return new Result(1, group.tasks().size(), written.size(), group.bytes(), deletesRemoved, 0, 0);
   }
 
   /** The group's live rows, written to new files of the target size. */

@@ -7,13 +7,17 @@ package io.floe.connect.maintain;
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -23,8 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's maintenance of the tables it commits to (ARCHITECTURE.md, "Maintenance"). It
  * runs on the coordinator's thread right after a cycle's commits, so it never races the connector's
- * own commits; each table at most once per {@link MaintenanceSettings#interval()}. A failed run is
- * logged and tried again after the next interval: maintenance never fails a commit or the task.
+ * own commits; each table once per {@link MaintenanceSettings#interval()}, sooner when one of its
+ * {@link MaintenanceSettings.Triggers} is reached. A failed run is logged and tried again after the
+ * next interval: maintenance never fails a commit or the task.
  */
 public final class TableMaintenance {
   private static final Logger LOG = LoggerFactory.getLogger(TableMaintenance.class);
@@ -36,8 +41,23 @@ public final class TableMaintenance {
   private final Function<String, TableMetrics> metrics;
   private final Marks marks;
   private final UnaryOperator<String> mask;
-  private final Map<String, Long> lastRunMs = new HashMap<>();
+  private final Supplier<Set<String>> inFlight;
+  private final Map<String, Since> since = new HashMap<>();
   private final long startedMs;
+
+  /** What happened to a table since its last run. */
+  private static final class Since {
+    long runMs;
+    long orphanScanMs;
+    int commits;
+    long dataFiles;
+    double deleteRatio;
+
+    Since(long startedMs) {
+      runMs = startedMs;
+      orphanScanMs = startedMs;
+    }
+  }
 
   /**
    * @param clock when runs are due
@@ -45,6 +65,8 @@ public final class TableMaintenance {
    * @param metrics each table's metrics
    * @param marks what its maintenance commits carry of the connector's marks
    * @param mask hides the connector's secrets in what it logs
+   * @param inFlight the locations of every file that the control events the coordinator holds and
+   *     has not committed name (never orphans)
    */
   public TableMaintenance(
       Catalog catalog,
@@ -53,7 +75,8 @@ public final class TableMaintenance {
       ExecutorService threads,
       Function<String, TableMetrics> metrics,
       Marks marks,
-      UnaryOperator<String> mask) {
+      UnaryOperator<String> mask,
+      Supplier<Set<String>> inFlight) {
     this.catalog = catalog;
     this.settings = settings;
     this.clock = clock;
@@ -61,42 +84,89 @@ public final class TableMaintenance {
     this.metrics = metrics;
     this.marks = marks;
     this.mask = mask;
+    this.inFlight = inFlight;
     this.startedMs = clock.millis();
   }
 
   /**
-   * Maintains those of the tables a cycle just committed whose run is due: a table's first run
-   * comes one interval after the coordinator started (maintenance is never urgent, and a start
-   * often follows trouble), the next ones an interval after the previous. When a table's run fails,
-   * the round stops and the tables it did not reach wait an interval too: a catalog or object store
-   * out of reach would otherwise hold the coordinator for a timeout per table.
+   * Counts what a cycle committed towards the tables' triggers, then maintains those whose run is
+   * due: a table's first run comes one interval after the coordinator started (maintenance is
+   * rarely urgent, and a start often follows trouble) or sooner at a trigger, the next ones an
+   * interval after the previous or sooner at a trigger, never within the triggers' minimum
+   * interval. When a table's run fails, the round stops and the tables it did not reach wait an
+   * interval too: a catalog or object store out of reach would otherwise hold the coordinator for a
+   * timeout per table.
+   *
+   * @param committed the snapshot each table's commit made
    */
-  public void afterCommit(Collection<String> tables) {
+  public void afterCommit(Map<String, Snapshot> committed) {
     long now = clock.millis();
     List<String> due = new ArrayList<>();
-    for (String table : tables) {
-      if (settings.anyFor(table)
-          && now - lastRunMs.getOrDefault(table, startedMs) >= settings.interval().toMillis()) {
-        due.add(table);
+    for (Map.Entry<String, Snapshot> table : committed.entrySet()) {
+      if (!settings.anyFor(table.getKey())) {
+        continue;
+      }
+      Since state = since.computeIfAbsent(table.getKey(), t -> new Since(startedMs));
+      count(state, table.getValue());
+      long elapsed = now - state.runMs;
+      if (elapsed >= settings.interval().toMillis()
+          || (elapsed >= settings.triggers().minInterval().toMillis() && triggered(state))) {
+        due.add(table.getKey());
       }
     }
-    due.forEach(table -> lastRunMs.put(table, now));
     for (String table : due) {
-      if (!maintain(table)) {
+      Since state = since.get(table);
+      state.runMs = now;
+      state.commits = 0;
+      state.dataFiles = 0;
+    }
+    for (String table : due) {
+      if (!maintain(table, now)) {
         return;
       }
     }
   }
 
+  private static void count(Since state, Snapshot snapshot) {
+    state.commits++;
+    if (snapshot == null) {
+      return;
+    }
+    Map<String, String> summary = snapshot.summary();
+    state.dataFiles += number(summary, SnapshotSummary.ADDED_FILES_PROP);
+    long records = number(summary, SnapshotSummary.TOTAL_RECORDS_PROP);
+    long deleted =
+        number(summary, SnapshotSummary.TOTAL_POS_DELETES_PROP)
+            + number(summary, SnapshotSummary.TOTAL_EQ_DELETES_PROP);
+    state.deleteRatio = records > 0 ? (double) deleted / records : 0;
+  }
+
+  private static long number(Map<String, String> summary, String key) {
+    try {
+      return Long.parseLong(summary.getOrDefault(key, "0"));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private boolean triggered(Since state) {
+    MaintenanceSettings.Triggers triggers = settings.triggers();
+    return (triggers.commits() > 0 && state.commits >= triggers.commits())
+        || (triggers.dataFiles() > 0 && state.dataFiles >= triggers.dataFiles())
+        || (triggers.deleteRatio() > 0 && state.deleteRatio >= triggers.deleteRatio());
+  }
+
   /** Whether the table's run succeeded. */
-  private boolean maintain(String name) {
+  private boolean maintain(String name, long now) {
     long started = System.nanoTime();
+    long deadline = started + settings.timeBudget().toNanos();
+    BooleanSupplier outOfTime = () -> System.nanoTime() - deadline > 0;
     String step = "loading the table";
     try {
       Table table = catalog.loadTable(TableIdentifier.parse(name));
       if (settings.compaction() != null) {
         step = "compaction";
-        compact(name, table, started);
+        compact(name, table, started, outOfTime);
       }
       if (settings.manifestThreshold() > 0) {
         step = "manifest rewrite";
@@ -105,6 +175,13 @@ public final class TableMaintenance {
       if (settings.expireSnapshots()) {
         step = "snapshot expiry";
         expire(name, table, System.nanoTime());
+      }
+      Since state = since.get(name);
+      if (settings.orphans() != null
+          && now - state.orphanScanMs >= settings.orphans().interval().toMillis()) {
+        step = "orphan-file scan";
+        state.orphanScanMs = now;
+        removeOrphans(name, table, outOfTime);
       }
     } catch (RuntimeException e) {
       metrics.apply(name).maintenanceFailed();
@@ -120,8 +197,9 @@ public final class TableMaintenance {
     return true;
   }
 
-  private void compact(String name, Table table, long started) {
-    Compaction.Result result = Compaction.compact(table, settings.compaction(), marks, threads);
+  private void compact(String name, Table table, long started, BooleanSupplier outOfTime) {
+    Compaction.Result result =
+        Compaction.compact(table, settings.compaction(), marks, threads, outOfTime);
     long elapsedMs = (System.nanoTime() - started) / 1_000_000;
     metrics
         .apply(name)
@@ -130,8 +208,8 @@ public final class TableMaintenance {
     if (result.groups() + result.groupsDropped() > 0) {
       LOG.info(
           "Table {}: compacted {} partitions: {} data files ({} bytes) and {} delete files"
-              + " replaced by {} data files; {} partitions dropped for a conflicting commit, in {}"
-              + " ms",
+              + " replaced by {} data files; {} partitions dropped for a conflicting commit, {}"
+              + " left for the next run, in {} ms",
           name,
           result.groups(),
           result.filesRewritten(),
@@ -139,6 +217,7 @@ public final class TableMaintenance {
           result.deleteFilesRemoved(),
           result.filesWritten(),
           result.groupsDropped(),
+          result.groupsLeft(),
           elapsedMs);
     }
   }
@@ -175,6 +254,54 @@ public final class TableMaintenance {
           policy.minSnapshotsToKeep(),
           result.filesDeleted(),
           result.kept(),
+          elapsedMs);
+    }
+  }
+
+  private void removeOrphans(String name, Table table, BooleanSupplier outOfTime) {
+    long started = System.nanoTime();
+    OrphanFiles.Settings orphans = settings.orphans();
+    OrphanFiles.Result result =
+        OrphanFiles.clean(table, orphans, clock.millis(), inFlight.get(), outOfTime);
+    long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+    if (!result.listable()) {
+      LOG.warn(
+          "Table {}: its file IO ({}) cannot list files, so orphan files are not looked for",
+          name,
+          table.io().getClass().getName());
+      return;
+    }
+    metrics.apply(name).orphansScanned(result.orphans(), result.deleted(), elapsedMs);
+    if (result.orphans() == 0) {
+      LOG.info(
+          "Table {}: no orphan files older than {} ms among its {} files, in {} ms",
+          name,
+          orphans.minAgeMs(),
+          result.filesListed(),
+          elapsedMs);
+    } else if (orphans.mode() == OrphanFiles.Mode.DRY_RUN) {
+      LOG.info(
+          "Table {}: {} orphan files ({} bytes) older than {} ms among its {} files; a dry run,"
+              + " so none deleted (set iceberg.maintenance.orphan-files=delete to delete them),"
+              + " for example {}, in {} ms",
+          name,
+          result.orphans(),
+          result.orphanBytes(),
+          orphans.minAgeMs(),
+          result.filesListed(),
+          result.sample(),
+          elapsedMs);
+    } else {
+      LOG.info(
+          "Table {}: deleted {} of {} orphan files ({} bytes) older than {} ms among its {} files"
+              + " (the rest at the next scan), for example {}, in {} ms",
+          name,
+          result.deleted(),
+          result.orphans(),
+          result.orphanBytes(),
+          orphans.minAgeMs(),
+          result.filesListed(),
+          result.sample(),
           elapsedMs);
     }
   }

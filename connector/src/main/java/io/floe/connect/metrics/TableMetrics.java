@@ -32,6 +32,7 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long commits;
   private volatile long recordsCommitted;
   private volatile long failures;
+  private volatile long alreadyCommitted;
   private volatile long partialCommits;
   private volatile long snapshots = UNKNOWN;
   private volatile Shape shape = new Shape(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
@@ -46,6 +47,9 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long dataManifests = UNKNOWN;
   private volatile long manifestRewrites;
   private volatile long maintenanceFailures;
+  private volatile long lastOrphanScanMs = UNKNOWN;
+  private volatile long orphanFilesFound = UNKNOWN;
+  private volatile long orphanFilesDeleted;
 
   TableMetrics(MetricsRegistry registry, String table, Clock clock) {
     this.clock = clock;
@@ -77,6 +81,11 @@ public final class TableMetrics implements AutoCloseable {
             .add("commits", "Commits of the table", () -> commits)
             .add("records-committed", "Records committed to the table", () -> recordsCommitted)
             .add("commit-failures", "Failed commit attempts of the table", () -> failures)
+            .add(
+                "manifests-already-committed",
+                "Data manifests handed over again (after a restart or a retried commit) that the"
+                    + " table already held, so were not committed again",
+                () -> alreadyCommitted)
             .add(
                 "partial-commits",
                 "Commits of cycles that timed out before every partition answered",
@@ -138,6 +147,20 @@ public final class TableMetrics implements AutoCloseable {
                 "Times the connector rewrote the table's data manifests",
                 () -> manifestRewrites)
             .add(
+                "last-orphan-scan-time-ms",
+                "When the connector last scanned the table's location for orphan files (epoch ms),"
+                    + " -1 if never",
+                () -> lastOrphanScanMs)
+            .add(
+                "orphan-files-found",
+                "Orphan files its last scan found (deleted or, in a dry run, only reported), -1 if"
+                    + " never scanned",
+                () -> orphanFilesFound)
+            .add(
+                "orphan-files-deleted",
+                "Orphan files the connector deleted",
+                () -> orphanFilesDeleted)
+            .add(
                 "maintenance-time-ms",
                 "Time the coordinator spent maintaining the table",
                 () -> maintenanceTimeMs)
@@ -177,6 +200,11 @@ public final class TableMetrics implements AutoCloseable {
     if (partial) {
       partialCommits++;
     }
+  }
+
+  /** A commit found {@code manifests} of its pending manifests already in the table. */
+  public synchronized void alreadyCommitted(int manifests) {
+    alreadyCommitted += manifests;
   }
 
   /**
@@ -271,6 +299,14 @@ public final class TableMetrics implements AutoCloseable {
     if (after != before) {
       manifestRewrites++;
     }
+  }
+
+  /** The connector scanned the table's location: {@code found} orphans, {@code deleted} deleted. */
+  public synchronized void orphansScanned(int found, int deleted, long durationMs) {
+    lastOrphanScanMs = clock.millis();
+    orphanFilesFound = found;
+    orphanFilesDeleted += deleted;
+    maintenanceTimeMs += durationMs;
   }
 
   /** A maintenance run of the table failed. */

@@ -268,11 +268,13 @@ class TableCommitterTest {
     // a new coordinator replays from an older control position: the old event and a new one
     UUID second = UUID.randomUUID();
     PendingEvent fresh = event(7, second, 5);
-    committer(TOPIC).commit(cycle(second, List.of(old, fresh), 8));
+    TableCommitter.Outcome outcome = committer(TOPIC).commit(cycle(second, List.of(old, fresh), 8));
 
     table.refresh();
     assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "15");
     assertThat(table.currentSnapshot().summary()).containsEntry("added-records", "5");
+    assertThat(outcome.committed().get("db.orders").skipped()).isEqualTo(1);
+    assertThat(outcome.committed().get("db.orders").manifests()).isEqualTo(1);
   }
 
   @Test
@@ -287,6 +289,7 @@ class TableCommitterTest {
 
     assertThat(outcome.failures()).isEmpty();
     assertThat(outcome.committed().get("db.orders").snapshot()).isNull();
+    assertThat(outcome.committed().get("db.orders").skipped()).isEqualTo(1);
     assertThat(countSnapshots()).isEqualTo(snapshots);
   }
 

@@ -48,6 +48,26 @@ class ConfigValidationTest {
   }
 
   @Test
+  void orphanFilesYoungerThanTwoCommitIntervalsAreRefusedWhenRemovalIsOn() {
+    Map<String, String> config = valid();
+    config.put(CommitKeys.COMMIT_INTERVAL_MS, "60000");
+    config.put(MaintenanceKeys.ORPHAN_MIN_AGE_MS, "100000");
+    assertThat(errors(config)).as("removal off: the age is not used").isEmpty();
+    config.put(MaintenanceKeys.ORPHAN_FILES, "dry-run");
+    assertThat(errors(config))
+        .containsOnlyKeys(MaintenanceKeys.ORPHAN_MIN_AGE_MS)
+        .extractingByKey(
+            MaintenanceKeys.ORPHAN_MIN_AGE_MS, InstanceOfAssertFactories.list(String.class))
+        .singleElement()
+        .asString()
+        .contains("at least twice the commit interval (60000 ms)");
+    config.put(MaintenanceKeys.ORPHAN_MIN_AGE_MS, "120000");
+    assertThat(errors(config)).isEmpty();
+    config.put(MaintenanceKeys.ORPHAN_FILES, "sometimes");
+    assertThat(errors(config)).containsOnlyKeys(MaintenanceKeys.ORPHAN_FILES);
+  }
+
+  @Test
   void requiresATableListOrDynamicRouting() {
     Map<String, String> config = valid();
     config.remove(RoutingKeys.TABLES);

@@ -71,6 +71,11 @@ class CompactionTest {
     return tasks;
   }
 
+  private static int partitions(Table table) {
+    return (int)
+        tasks(table).stream().map(task -> task.file().partition().toString()).distinct().count();
+  }
+
   private static long deleteFiles(Table table) {
     return tasks(table).stream().mapToLong(task -> task.deletes().size()).sum();
   }
@@ -91,15 +96,10 @@ class CompactionTest {
   void smallFilesBecomeOnePerPartitionWithTheSameRowsAndTheirDeletesGone(int version, String spec) {
     Table table = smallFilesWithDeletes(version, spec);
     List<String> before = sorted(table);
-    int partitions =
-        (int)
-            tasks(table).stream()
-                .map(task -> task.file().partition().toString())
-                .distinct()
-                .count();
+    int partitions = partitions(table);
     assertThat(deleteFiles(table)).isPositive();
 
-    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS);
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false);
 
     assertThat(result.groups()).isEqualTo(partitions);
     assertThat(result.groupsDropped()).isZero();
@@ -108,6 +108,30 @@ class CompactionTest {
     assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(117);
     assertThat(table.currentSnapshot().operation()).isEqualTo(DataOperations.REPLACE);
     DeleteRules.checkDeletes(table);
+  }
+
+  /**
+   * A run whose time is up starts no further partition after its first: what is left is counted and
+   * compacted by the next run, and no row is lost or doubled on the way.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aRunOutOfTimeCompactsOnePartitionAndLeavesTheRestForTheNext(int version) {
+    Table table = smallFilesWithDeletes(version, "region");
+    List<String> before = sorted(table);
+    int partitions = partitions(table);
+    assertThat(partitions).isGreaterThan(1);
+
+    Compaction.Result first = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> true);
+
+    assertThat(first.groups()).isEqualTo(1);
+    assertThat(first.groupsLeft()).isEqualTo(partitions - 1);
+    assertThat(sorted(tables.load(table))).isEqualTo(before);
+    Compaction.Result second = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false);
+    assertThat(second.groups()).isEqualTo(partitions - 1);
+    assertThat(second.groupsLeft()).isZero();
+    assertThat(tasks(table)).hasSize(partitions);
+    assertThat(sorted(tables.load(table))).isEqualTo(before);
   }
 
   @ParameterizedTest(name = "format v{0}")
@@ -125,7 +149,7 @@ class CompactionTest {
     table.refresh();
     List<String> before = sorted(table);
 
-    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS);
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false);
 
     assertThat(result.filesRewritten()).isEqualTo(1);
     assertThat(deleteFiles(table)).isZero();
@@ -144,7 +168,8 @@ class CompactionTest {
     List<String> before = sorted(table);
     long snapshot = table.currentSnapshot().snapshotId();
 
-    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS, planned);
+    Compaction.Result result =
+        Compaction.compact(table, EAGER, Marks.NONE, THREADS, planned, () -> false);
 
     assertThat(result.groupsDropped()).isEqualTo(1);
     assertThat(result.groups()).isZero();
@@ -157,7 +182,8 @@ class CompactionTest {
       assertThat(DeleteTables.exists(table, location)).as("%s", location).isFalse();
     }
     // the next run plans again from the table as it is, and succeeds
-    assertThat(Compaction.compact(table, EAGER, Marks.NONE, THREADS).groups()).isEqualTo(1);
+    assertThat(Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false).groups())
+        .isEqualTo(1);
     assertThat(sorted(tables.load(table))).isEqualTo(before);
   }
 
@@ -170,7 +196,8 @@ class CompactionTest {
     long snapshot = table.currentSnapshot().snapshotId();
 
     Compaction.Result result =
-        Compaction.compact(table, new Compaction.Settings(3, 0.3, 1), Marks.NONE, THREADS);
+        Compaction.compact(
+            table, new Compaction.Settings(3, 0.3, 1), Marks.NONE, THREADS, () -> false);
 
     assertThat(result.groups()).isZero();
     table.refresh();

@@ -13,14 +13,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -85,15 +94,31 @@ class TableMaintenanceTest {
 
   /** Expiry down to the newest snapshot, every 10 minutes, of the tables {@code maintained}. */
   private TableMaintenance maintenance(java.util.function.Predicate<String> maintained) {
+    return maintenance(
+        new MaintenanceSettings(
+            maintained, Duration.ofMinutes(10), true, new SnapshotExpiry.Policy(0, 1), null, 0));
+  }
+
+  private TableMaintenance maintenance(MaintenanceSettings settings) {
     return new TableMaintenance(
         catalog,
-        new MaintenanceSettings(
-            maintained, Duration.ofMinutes(10), true, new SnapshotExpiry.Policy(0, 1), null, 0),
+        settings,
         clock,
         threads,
         metrics::table,
         Marks.NONE,
-        text -> text.replace("secret", "****"));
+        text -> text.replace("secret", "****"),
+        Set::of);
+  }
+
+  /** What a cycle committed: each table's current snapshot (none for a dropped table). */
+  private Map<String, Snapshot> committed(String... tables) {
+    Map<String, Snapshot> committed = new LinkedHashMap<>();
+    for (String name : tables) {
+      TableIdentifier id = TableIdentifier.parse(name);
+      committed.put(name, catalog.tableExists(id) ? catalog.loadTable(id).currentSnapshot() : null);
+    }
+    return committed;
   }
 
   private int snapshots(String name) {
@@ -118,11 +143,11 @@ class TableMaintenanceTest {
   void aMaintainedTableIsMaintainedOncePerIntervalAndATableLeftToOthersNever() throws Exception {
     TableMaintenance maintenance = maintenance();
 
-    maintenance.afterCommit(List.of("db.kept", "db.left"));
+    maintenance.afterCommit(committed("db.kept", "db.left"));
     assertThat(snapshots("db.kept")).as("within the first interval after the start").isEqualTo(3);
 
     now[0] = now[0].plus(Duration.ofMinutes(10));
-    maintenance.afterCommit(List.of("db.kept", "db.left"));
+    maintenance.afterCommit(committed("db.kept", "db.left"));
     assertThat(snapshots("db.kept")).isEqualTo(1);
     assertThat(snapshots("db.left")).isEqualTo(3);
     assertThat(attribute("db.kept", "snapshots-expired")).isEqualTo(2L);
@@ -130,11 +155,11 @@ class TableMaintenanceTest {
 
     catalog.loadTable(TableIdentifier.parse("db.kept")).newFastAppend().commit();
     now[0] = now[0].plus(Duration.ofMinutes(9));
-    maintenance.afterCommit(List.of("db.kept"));
+    maintenance.afterCommit(committed("db.kept"));
     assertThat(snapshots("db.kept")).as("within the interval").isEqualTo(2);
 
     now[0] = now[0].plus(Duration.ofMinutes(1));
-    maintenance.afterCommit(List.of("db.kept"));
+    maintenance.afterCommit(committed("db.kept"));
     assertThat(snapshots("db.kept")).isEqualTo(1);
     assertThat(attribute("db.kept", "snapshots-expired")).isEqualTo(3L);
   }
@@ -153,14 +178,107 @@ class TableMaintenanceTest {
     TableMaintenance maintenance = maintenance(table -> true);
     now[0] = now[0].plus(Duration.ofMinutes(10));
 
-    maintenance.afterCommit(List.of("db.kept", "db.later"));
+    maintenance.afterCommit(committed("db.kept", "db.later"));
 
     assertThat(attribute("db.kept", "maintenance-failures")).isEqualTo(1L);
     assertThat(snapshots("db.later")).as("not reached in the failed round").isEqualTo(3);
-    maintenance.afterCommit(List.of("db.later"));
+    maintenance.afterCommit(committed("db.later"));
     assertThat(snapshots("db.later")).as("and not before its interval").isEqualTo(3);
     now[0] = now[0].plus(Duration.ofMinutes(10));
-    maintenance.afterCommit(List.of("db.later"));
+    maintenance.afterCommit(committed("db.later"));
     assertThat(snapshots("db.later")).isEqualTo(1);
+  }
+
+  private static MaintenanceSettings expiryOf(String table, MaintenanceSettings.Triggers triggers) {
+    return new MaintenanceSettings(
+        table::equals,
+        Duration.ofMinutes(10),
+        true,
+        new SnapshotExpiry.Policy(0, 1),
+        null,
+        0,
+        triggers,
+        Duration.ofMinutes(1),
+        null);
+  }
+
+  @Test
+  void aTriggerBringsARunForwardButNeverWithinTheMinimumInterval() {
+    TableMaintenance maintenance =
+        maintenance(
+            expiryOf("db.kept", new MaintenanceSettings.Triggers(Duration.ofMinutes(1), 3, 0, 0)));
+    Table kept = catalog.loadTable(TableIdentifier.parse("db.kept"));
+    now[0] = now[0].plus(Duration.ofMinutes(2));
+
+    maintenance.afterCommit(committed("db.kept"));
+    maintenance.afterCommit(committed("db.kept"));
+    assertThat(snapshots("db.kept")).as("two commits, the trigger is three").isEqualTo(3);
+    maintenance.afterCommit(committed("db.kept"));
+    assertThat(snapshots("db.kept")).as("at the third commit").isEqualTo(1);
+
+    for (int i = 0; i < 3; i++) {
+      kept.newFastAppend().commit();
+      maintenance.afterCommit(committed("db.kept"));
+    }
+    assertThat(snapshots("db.kept")).as("three more, within the minimum interval").isEqualTo(4);
+    now[0] = now[0].plus(Duration.ofMinutes(1));
+    kept.newFastAppend().commit();
+    maintenance.afterCommit(committed("db.kept"));
+    assertThat(snapshots("db.kept")).isEqualTo(1);
+  }
+
+  @Test
+  void addedDataFilesAndAShareOfDeletedRowsBringARunForward() {
+    Table table =
+        catalog.createTable(
+            TableIdentifier.of("db", "trig"),
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            Map.of("format-version", "2"));
+    TableMaintenance maintenance =
+        maintenance(
+            expiryOf(
+                "db.trig", new MaintenanceSettings.Triggers(Duration.ofMinutes(1), 0, 4, 0.25)));
+    now[0] = now[0].plus(Duration.ofMinutes(2));
+
+    table.newFastAppend().appendFile(file(1)).appendFile(file(2)).appendFile(file(3)).commit();
+    maintenance.afterCommit(committed("db.trig"));
+    table.newFastAppend().commit();
+    maintenance.afterCommit(committed("db.trig"));
+    assertThat(snapshots("db.trig")).as("three data files, the trigger is four").isEqualTo(2);
+    table.newFastAppend().appendFile(file(4)).commit();
+    maintenance.afterCommit(committed("db.trig"));
+    assertThat(snapshots("db.trig")).as("at the fourth data file").isEqualTo(1);
+
+    now[0] = now[0].plus(Duration.ofMinutes(2));
+    table.newRowDelta().addDeletes(positionDeletes(0.2)).commit();
+    maintenance.afterCommit(committed("db.trig"));
+    assertThat(snapshots("db.trig"))
+        .as("0.2 of the rows deleted, the trigger is 0.25")
+        .isEqualTo(2);
+    table.newRowDelta().addDeletes(positionDeletes(0.1)).commit();
+    maintenance.afterCommit(committed("db.trig"));
+    assertThat(snapshots("db.trig")).as("0.3 of the rows deleted").isEqualTo(1);
+  }
+
+  /** A data file of 10 rows. */
+  private static DataFile file(int n) {
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath("/data/file-" + n + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(100)
+        .withRecordCount(10)
+        .build();
+  }
+
+  /** Position deletes removing {@code share} of the table's 40 rows. */
+  private static DeleteFile positionDeletes(double share) {
+    return FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned())
+        .ofPositionDeletes()
+        .withPath("/data/deletes-" + UUID.randomUUID() + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(100)
+        .withRecordCount(Math.round(40 * share))
+        .build();
   }
 }

@@ -105,10 +105,13 @@ class CoordinatorMetricsTest {
     table.committed(12, 1, 1, 1, 1, clock.millis() - 900, false);
     table.committed(13, 1, 1, 1, 1, null, false);
     table.failed();
+    table.alreadyCommitted(2);
+    table.alreadyCommitted(1);
     ObjectName name =
         new ObjectName("io.floe:type=table-metrics,connector=orders-sink,table=db.orders");
     assertThat(server.getAttribute(name, "freshness-lag-ms")).isEqualTo(100L);
     assertThat(server.getAttribute(name, "commit-failures")).isEqualTo(1L);
+    assertThat(server.getAttribute(name, "manifests-already-committed")).isEqualTo(3L);
   }
 
   @Test

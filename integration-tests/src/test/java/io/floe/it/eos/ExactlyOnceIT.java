@@ -15,18 +15,24 @@ import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.LogFile;
 import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.Ports;
+import io.floe.it.stack.RemoteJmx;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import javax.management.ObjectName;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -62,9 +68,6 @@ class ExactlyOnceIT {
   /** Records per second of the live traffic. */
   private static final int RATE = 2000;
 
-  private static final Pattern COMMITTED = Pattern.compile("Committed table (\\S+): snapshot");
-  private static final Pattern ALREADY_COMMITTED =
-      Pattern.compile("pending manifests are already committed");
   private static final Pattern COMMIT_FAILED =
       Pattern.compile("Commit (\\S+) of tables \\S.* failed");
   private static final Pattern FENCED = Pattern.compile("was fenced");
@@ -74,6 +77,7 @@ class ExactlyOnceIT {
   private Catalog catalog;
   private ConnectWorker worker1;
   private ConnectWorker worker2;
+  private final Map<ConnectWorker, Integer> jmxPorts = new HashMap<>();
   private OrderEvents events;
   private Admin admin;
 
@@ -92,15 +96,71 @@ class ExactlyOnceIT {
   }
 
   private ConnectWorker startWorker() {
-    return services.own(
-        ConnectWorker.start(
-            broker,
-            PluginInstall.pluginPath(),
-            new ConnectWorker.Options()
-                .groupId("eos")
-                .workerProperty("connector.client.config.override.policy", "All")
-                .workerProperty("consumer.session.timeout.ms", "10000")
-                .workerProperty("consumer.heartbeat.interval.ms", "1000")));
+    int jmxPort = Ports.free();
+    ConnectWorker worker =
+        services.own(
+            ConnectWorker.start(
+                broker,
+                PluginInstall.pluginPath(),
+                new ConnectWorker.Options()
+                    .groupId("eos")
+                    .workerProperty("connector.client.config.override.policy", "All")
+                    .workerProperty("consumer.session.timeout.ms", "10000")
+                    .workerProperty("consumer.heartbeat.interval.ms", "1000")
+                    .jvmOptions(RemoteJmx.jvmOptions(jmxPort))));
+    jmxPorts.put(worker, jmxPort);
+    return worker;
+  }
+
+  /**
+   * The pending manifests that the coordinator on {@code host} found already in connector {@code
+   * name}'s tables, and so did not commit again (its {@code manifests-already-committed} metrics; 0
+   * while it runs no coordinator of the connector).
+   */
+  private long manifestsAlreadyCommitted(ConnectWorker host, String name) throws IOException {
+    return tableMetric(host, name, "manifests-already-committed");
+  }
+
+  /** A table metric of connector {@code name} on {@code host}, summed over its tables. */
+  private long tableMetric(ConnectWorker host, String name, String metric) throws IOException {
+    try (RemoteJmx jmx = RemoteJmx.connect(jmxPorts.get(host))) {
+      long total = 0;
+      for (ObjectName bean : jmx.names("io.floe:type=table-metrics,connector=" + name + ",*")) {
+        total += jmx.attribute(bean, metric).longValue();
+      }
+      return total;
+    }
+  }
+
+  /** Waits until the coordinator on {@code host} skips pending manifests its tables hold. */
+  private void awaitManifestsAlreadyCommitted(ConnectWorker host, String name, long before) {
+    Await.until(
+        "the coordinator to find pending manifests already committed",
+        CONVERGE,
+        () -> manifestsAlreadyCommitted(host, name),
+        skipped -> skipped > before);
+  }
+
+  /** The cycles that connector {@code name}'s two tables hold now. */
+  private Set<String> committedCycles(String name) {
+    Set<String> cycles = new HashSet<>(commitIds(name + "_a"));
+    cycles.addAll(commitIds(name + "_b"));
+    cycles.remove(null);
+    return cycles;
+  }
+
+  /** Waits until a cycle that is not in {@code before} is committed to one of the tables. */
+  private void awaitNewCycleCommitted(String name, Set<String> before) {
+    Await.until(
+        "a new cycle committed to the tables of " + name,
+        CONVERGE,
+        () -> committedCycles(name),
+        cycles -> !before.containsAll(cycles));
+  }
+
+  /** Waits until one more cycle is committed to one of the tables. */
+  private void awaitNewCycleCommitted(String name) {
+    awaitNewCycleCommitted(name, committedCycles(name));
   }
 
   /** A test that fails leaves its connector behind: delete it, so it loads no later test. */
@@ -186,8 +246,6 @@ class ExactlyOnceIT {
     config.put("iceberg.maintenance.interval-ms", "0");
     config.put("iceberg.maintenance.snapshot-max-age-ms", "0");
     config.put("iceberg.maintenance.min-snapshots-to-keep", "2");
-    long logStart1 = worker1.logFile().mark();
-    long logStart2 = worker2.logFile().mark();
     worker1.rest().putConnector(name, config);
     worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
     TableOracle oracle = oracle(name);
@@ -201,14 +259,22 @@ class ExactlyOnceIT {
     oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
     for (String table : List.of(name + "_a", name + "_b")) {
       TableIdentifier id = TableIdentifier.parse("db." + table);
-      assertThat(snapshotCount(id)).as("snapshots of %s", table).isLessThanOrEqualTo(2);
+      // the expiry runs right after each commit: the last commit may be seen before it
+      Await.until(
+          "snapshots of " + table + " to be 2 at most",
+          CONVERGE,
+          () -> snapshotCount(id),
+          snapshots -> snapshots <= 2);
       Table loaded = catalog.loadTable(id);
       for (org.apache.iceberg.FileScanTask task : loaded.newScan().planFiles()) {
         assertThat(loaded.io().newInputFile(task.file().location()).exists()).isTrue();
       }
     }
-    assertThat(worker1.logFile().textSince(logStart1) + worker2.logFile().textSince(logStart2))
-        .containsPattern("Table db\\." + name + "_[ab]: expired \\d+ snapshots");
+    assertThat(
+            tableMetric(worker1, name, "snapshots-expired")
+                + tableMetric(worker2, name, "snapshots-expired"))
+        .as("snapshots the coordinator expired")
+        .isPositive();
     worker1.rest().deleteConnector(name);
   }
 
@@ -305,8 +371,7 @@ class ExactlyOnceIT {
     try (SteadyProducer producer = SteadyProducer.start(events, name, 3, 0, RATE)) {
       // the two tasks own the three partitions
       awaitEveryPartitionOwned(name, 2);
-      LogFile hostLog = coordinatorHost(name).logFile();
-      hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
+      awaitNewCycleCommitted(name);
       // another member joins the group: the cooperative assignor takes one partition from a task,
       // which keeps its other one. The case that matters is a revoked partition whose rows share
       // files with the kept one's; a revocation right after a hand-over has none, so the member
@@ -340,11 +405,11 @@ class ExactlyOnceIT {
               worker1.logFile().matches(sharedAbandoned, joinedAt).size()
                   + worker2.logFile().matches(sharedAbandoned, joinedAt2).size();
           // the tasks go on committing without it
-          hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
+          awaitNewCycleCommitted(name);
         }
         // it leaves: the partition goes back to a task, which reads it from its committed offset
         awaitEveryPartitionOwned(name, 2);
-        hostLog.await(COMMITTED, hostLog.mark(), CONVERGE);
+        awaitNewCycleCommitted(name);
       }
       assertThat(shared)
           .as(
@@ -536,7 +601,6 @@ class ExactlyOnceIT {
     try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
       ConnectWorker host = coordinatorHost(name);
       ConnectWorker survivor = other(host);
-      LogFile survivorLog = survivor.logFile();
       RestCatalogServer.HeldRequest commit =
           applied
               ? rest.holdApplied(RestCatalogServer.TRANSACTION_COMMIT)
@@ -545,14 +609,15 @@ class ExactlyOnceIT {
       if (applied) {
         maintainElsewhere(TableIdentifier.of("db", name + "_a"));
       }
-      long killedAt = survivorLog.mark();
+      Set<String> cyclesAtKill = committedCycles(name);
       host.kill();
       commit.release();
       try {
-        // the survivor runs the coordinator now, and commits what it finds pending
-        survivorLog.await(COMMITTED, killedAt, CONVERGE);
+        // the survivor runs the coordinator now, and commits what it finds pending; what the
+        // held commit applied it finds already committed
+        awaitNewCycleCommitted(name, cyclesAtKill);
         if (applied) {
-          survivorLog.await(ALREADY_COMMITTED, killedAt, CONVERGE);
+          awaitManifestsAlreadyCommitted(survivor, name, 0);
         }
         long sent = producer.stop();
         await("rows after the coordinator's worker was killed", oracle::rowCount, sent, CONVERGE);
@@ -565,6 +630,138 @@ class ExactlyOnceIT {
     } finally {
       rest.clearFaults();
     }
+  }
+
+  @Test
+  void killingTheCoordinatorsWorkerInsideACompactionLosesAndDuplicatesNothingAndLeavesOrphans()
+      throws Exception {
+    killTheCoordinatorsWorkerInsideACompaction("compkill", false);
+  }
+
+  @Test
+  void killingTheCoordinatorsWorkerAfterItsCompactionLandedLosesAndDuplicatesNothing()
+      throws Exception {
+    killTheCoordinatorsWorkerInsideACompaction("compkilled", true);
+  }
+
+  /**
+   * Records flow into a connector that compacts table a after every commit and looks for orphan
+   * files (a dry run) with a control topic of its own, kept 10 s. The REST catalog holds the
+   * coordinator's first compaction commit, unapplied or applied, while the test kills the worker
+   * running the coordinator (its tasks and its compaction die with it). The survivor takes over and
+   * every record must land once. A compaction that never landed leaves its new files behind: the
+   * survivor's dry run finds them once they are older than the topic's retention plus the commit
+   * timeout and deletes nothing; with {@code delete}, it deletes them, and every file the tables
+   * reference is still there.
+   */
+  private void killTheCoordinatorsWorkerInsideACompaction(String name, boolean applied)
+      throws Exception {
+    String control = name + "-control";
+    broker.createTopic(control, 1, Map.of("retention.ms", "10000"));
+    broker.createTopic(name, 4);
+    Map<String, String> config = connector(name, name, 2);
+    config.put("iceberg.control.topic", control);
+    config.put("iceberg.maintenance.interval-ms", "0");
+    config.put("iceberg.maintenance.expire-snapshots-enabled", "false");
+    config.put("iceberg.maintenance.compaction.min-input-files", "2");
+    config.put("iceberg.maintenance.orphan-files", "dry-run");
+    config.put("iceberg.maintenance.orphan-files.min-age-ms", Long.toString(2 * INTERVAL_MS));
+    config.put("iceberg.maintenance.orphan-files.interval-ms", "0");
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    awaitTasksOnBothWorkers(name);
+    TableOracle oracle = oracle(name);
+    TableIdentifier a = TableIdentifier.of("db", name + "_a");
+    try (SteadyProducer producer = SteadyProducer.start(events, name, 4, 0, RATE)) {
+      RestCatalogServer.HeldRequest compaction =
+          applied
+              ? rest.holdApplied("/tables/" + name + "_a")
+              : rest.holdUnapplied("/tables/" + name + "_a");
+      compaction.awaitHeld(CONVERGE);
+      ConnectWorker host = coordinatorHost(name);
+      ConnectWorker survivor = other(host);
+      host.kill();
+      compaction.release();
+      try {
+        awaitNewCycleCommitted(name);
+        if (!applied) {
+          // the dead coordinator's compaction files are orphans once old enough
+          Await.until(
+              "the survivor's dry run to find orphans",
+              CONVERGE,
+              () -> tableMetric(survivor, name, "orphan-files-found"),
+              found -> found > 0);
+          assertThat(unreferencedCompactionFiles(a))
+              .as("compaction files no snapshot references, left by the dry run")
+              .isNotEmpty();
+          assertThat(tableMetric(survivor, name, "orphan-files-deleted")).isZero();
+          config.put("iceberg.maintenance.orphan-files", "delete");
+          survivor.rest().putConnector(name, config);
+          Await.until(
+              "the survivor to delete the orphans",
+              CONVERGE,
+              () -> tableMetric(survivor, name, "orphan-files-deleted"),
+              deleted -> deleted > 0);
+          assertThat(unreferencedCompactionFiles(a)).isEmpty();
+        }
+        long sent = producer.stop();
+        await("rows after the compacting coordinator was killed", oracle::rowCount, sent, CONVERGE);
+        oracle.assertExactlyOnce(admin, "connect-" + name, name, sent);
+        assertNoCycleTwiceInATable(name);
+        for (String table : List.of(name + "_a", name + "_b")) {
+          Table loaded = catalog.loadTable(TableIdentifier.of("db", table));
+          for (org.apache.iceberg.FileScanTask task : loaded.newScan().planFiles()) {
+            assertThat(loaded.io().newInputFile(task.file().location()).exists())
+                .as("file %s of %s", task.file().location(), table)
+                .isTrue();
+          }
+        }
+        if (applied) {
+          assertThat(compactions(a)).as("compaction snapshots of table a").isPositive();
+        }
+        survivor.rest().deleteConnector(name);
+      } finally {
+        restart(host);
+      }
+    } finally {
+      rest.clearFaults();
+    }
+  }
+
+  /** Files the connector's compaction wrote under the table's location that no snapshot names. */
+  private List<String> unreferencedCompactionFiles(TableIdentifier id) throws IOException {
+    Table table = catalog.loadTable(id);
+    Set<String> referenced = new HashSet<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      for (org.apache.iceberg.ManifestFile manifest : snapshot.dataManifests(table.io())) {
+        try (var paths =
+            org.apache.iceberg.ManifestFiles.readPaths(manifest, table.io(), table.specs())) {
+          paths.forEach(location -> referenced.add(localPath(location)));
+        }
+      }
+    }
+    try (var files = java.nio.file.Files.walk(java.nio.file.Path.of(localPath(table.location())))) {
+      return files
+          .filter(java.nio.file.Files::isRegularFile)
+          .map(java.nio.file.Path::toString)
+          .filter(file -> file.contains("floe-compaction-") && file.endsWith(".parquet"))
+          .filter(file -> !referenced.contains(file))
+          .toList();
+    }
+  }
+
+  /** A location of the local warehouse as a file system path. */
+  private static String localPath(String location) {
+    return java.nio.file.Path.of(location.replaceFirst("^file:(//)?", "")).normalize().toString();
+  }
+
+  /** The snapshots of the table that replaced files (compactions). */
+  private long compactions(TableIdentifier id) {
+    long replaces = 0;
+    for (Snapshot snapshot : catalog.loadTable(id).snapshots()) {
+      replaces += "replace".equals(snapshot.operation()) ? 1 : 0;
+    }
+    return replaces;
   }
 
   /**
@@ -632,7 +829,7 @@ class ExactlyOnceIT {
         for (String task : zombieTasks) {
           survivorLog.await(answeredWithData(task), releasedAt, CONVERGE);
         }
-        survivorLog.await(COMMITTED, survivorLog.mark(), CONVERGE);
+        awaitNewCycleCommitted(name);
       } finally {
         zombie.thaw();
       }
@@ -737,7 +934,9 @@ class ExactlyOnceIT {
     TableOracle oracle = oracle(name);
     events.send(name, 4, 0, 1000);
     await("rows before the faults", oracle::rowCount, 1000, CONVERGE);
-    LogFile coordinatorLog = coordinatorHost(name).logFile();
+    awaitEveryPartitionOwned(name, 2);
+    ConnectWorker coordinator = coordinatorHost(name);
+    LogFile coordinatorLog = coordinator.logFile();
     TableIdentifier a = TableIdentifier.of("db", name + "_a");
     long snapshotsOfA = snapshotCount(a);
 
@@ -771,11 +970,12 @@ class ExactlyOnceIT {
 
     // the commit lands, but the coordinator gets a 500: it must look, find it, and not commit
     // the cycle again
+    long skippedBefore = manifestsAlreadyCommitted(coordinator, name);
     mark = coordinatorLog.mark();
     rest.failAfterApplying(RestCatalogServer.TRANSACTION_COMMIT, 1);
     events.send(name, 4, 3000, 4000);
     String ambiguous = coordinatorLog.await(COMMIT_FAILED, mark, CONVERGE).group(1);
-    coordinatorLog.await(ALREADY_COMMITTED, mark, CONVERGE);
+    awaitManifestsAlreadyCommitted(coordinator, name, skippedBefore);
     await("rows after an ambiguous commit", oracle::rowCount, 4000, CONVERGE);
     assertThat(rest.injectedFailures()).as("commits failed once applied").isEqualTo(failures + 2);
     assertCycleInBothTablesOnce(name, ambiguous);
@@ -915,25 +1115,36 @@ class ExactlyOnceIT {
    * The worker running the connector's coordinator: the one whose log shows the latest commit of
    * the connector's tables (waiting for a first one).
    */
+  /**
+   * The worker whose task runs connector {@code name}'s coordinator: the only one whose coordinator
+   * metrics show a finished cycle (a coordinator that stops unregisters them).
+   */
   private ConnectWorker coordinatorHost(String name) {
-    Pattern committed =
-        Pattern.compile("^\\[([^\\]]+)\\] INFO Committed table db\\." + Pattern.quote(name) + "_");
-    Instant deadline = Instant.now().plus(CONVERGE);
-    while (Instant.now().isBefore(deadline)) {
-      String last1 = lastMatch(worker1, committed);
-      String last2 = lastMatch(worker2, committed);
-      if (last1 != null || last2 != null) {
-        return last2 == null || (last1 != null && last1.compareTo(last2) > 0) ? worker1 : worker2;
-      }
-      sleep(100);
-    }
-    throw new AssertionError("No commit of " + name + " within " + CONVERGE);
+    return Await.until(
+            "one worker running the coordinator of " + name,
+            CONVERGE,
+            () ->
+                java.util.stream.Stream.of(worker1, worker2)
+                    .filter(worker -> cyclesCompleted(worker, name) > 0)
+                    .toList(),
+            hosts -> hosts.size() == 1)
+        .get(0);
   }
 
-  /** The timestamp of the last line of {@code worker}'s log matching {@code pattern}, or null. */
-  private static String lastMatch(ConnectWorker worker, Pattern pattern) {
-    List<java.util.regex.Matcher> matches = worker.logFile().matches(pattern, 0);
-    return matches.isEmpty() ? null : matches.get(matches.size() - 1).group(1);
+  /**
+   * The cycles the coordinator of {@code name} on {@code worker} finished, 0 if none runs there.
+   */
+  private long cyclesCompleted(ConnectWorker worker, String name) {
+    try (RemoteJmx jmx = RemoteJmx.connect(jmxPorts.get(worker))) {
+      long cycles = 0;
+      for (ObjectName bean :
+          jmx.names("io.floe:type=coordinator-metrics,connector=" + name + ",*")) {
+        cycles += jmx.attribute(bean, "cycles-completed").longValue();
+      }
+      return cycles;
+    } catch (IOException | RuntimeException e) {
+      return 0; // a worker that is down runs no coordinator
+    }
   }
 
   private void restart(ConnectWorker dead) {

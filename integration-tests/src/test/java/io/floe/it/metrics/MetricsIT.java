@@ -168,6 +168,7 @@ class MetricsIT {
     }
     assertThat(table("commits")).isEqualTo(floeSnapshots);
     assertThat(table("commit-failures")).isZero();
+    assertThat(table("manifests-already-committed")).isZero();
     assertThat(table("partial-commits")).isZero();
     assertThat(table("data-files"))
         .isEqualTo(Long.parseLong(snapshot.summary().get("total-data-files")));
