@@ -10,18 +10,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * The object store: Iceberg's {@link InMemoryFileIO}, with faults (a file that cannot be created or
  * uploaded, a call that hangs, a process that dies before or after its file landed) and a record of
  * every file that landed: who wrote it, and whether it replaced a file that was there.
  */
-final class SimFileIO implements FileIO {
+final class SimFileIO implements FileIO, SupportsPrefixOperations {
   /**
    * A file that landed.
    *
@@ -38,6 +41,7 @@ final class SimFileIO implements FileIO {
   private final Sim sim;
   private final SimFaults faults;
   private final Map<String, List<Write>> writes = new HashMap<>();
+  private final Map<String, Long> landedAt = new HashMap<>();
 
   SimFileIO(Sim sim, SimFaults faults) {
     this.sim = sim;
@@ -67,6 +71,26 @@ final class SimFileIO implements FileIO {
     files.deleteFile(path);
   }
 
+  /** The files that exist under {@code prefix}, with the simulated time they landed. */
+  @Override
+  public Iterable<FileInfo> listPrefix(String prefix) {
+    if (sim.actor() != null && sim.actor().crashed) {
+      throw new SimCrash(sim.actor() + " is dead");
+    }
+    List<FileInfo> found = new ArrayList<>();
+    for (Map.Entry<String, Long> file : new TreeMap<>(landedAt).entrySet()) {
+      if (file.getKey().startsWith(prefix) && files.fileExists(file.getKey())) {
+        found.add(new FileInfo(file.getKey(), 0, file.getValue()));
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public void deletePrefix(String prefix) {
+    throw new UnsupportedOperationException("Floe never deletes a prefix");
+  }
+
   /** Deletes every file of the schedule, and the given others (table metadata). */
   void deleteAll(List<String> others) {
     List<String> all = new ArrayList<>(writes.keySet());
@@ -90,6 +114,7 @@ final class SimFileIO implements FileIO {
                 overwrote,
                 sim.stepNumber());
     writes.computeIfAbsent(location, l -> new ArrayList<>()).add(write);
+    landedAt.put(location, sim.clock.millis());
     if (overwrote) {
       sim.trace("OVERWRITE " + location + " by " + write.writer());
     }

@@ -8,6 +8,7 @@ import io.floe.connect.commit.SimFaults.Kind;
 import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.maintain.Compaction;
 import io.floe.connect.maintain.MaintenanceSettings;
+import io.floe.connect.maintain.OrphanFiles;
 import io.floe.connect.maintain.SnapshotExpiry;
 import io.floe.connect.write.WriterPoolOptions;
 import java.time.Duration;
@@ -281,20 +282,28 @@ final class SimSchedule {
   /**
    * The coordinator's own maintenance, in half the schedules: snapshots expire as soon as they are
    * not among the newest one or two, and in half of those every partition's files are compacted as
-   * soon as it has two, as often as every cycle. Drawn from a generator of its own, so that the
+   * soon as it has two, as often as every cycle; in half of all maintained schedules, files under a
+   * table's location that nothing names are deleted once 20 to 40 s old (some ten commit intervals,
+   * where a real connector's least age is days). Drawn from a generator of its own, so that the
    * schedules' other draws stay as they were.
    */
   private static MaintenanceSettings maintenance(java.util.SplittableRandom random) {
     if (random.nextBoolean()) {
       return MaintenanceSettings.off();
     }
-    return new MaintenanceSettings(
-        table -> true,
-        Duration.ofMillis(random.nextInt(3_000)),
-        true,
-        new SnapshotExpiry.Policy(0, 1 + random.nextInt(2)),
-        random.nextBoolean() ? new Compaction.Settings(2, 0.2, Long.MAX_VALUE) : null,
-        random.nextInt(4));
+    MaintenanceSettings settings =
+        new MaintenanceSettings(
+            table -> true,
+            Duration.ofMillis(random.nextInt(3_000)),
+            true,
+            new SnapshotExpiry.Policy(0, 1 + random.nextInt(2)),
+            random.nextBoolean() ? new Compaction.Settings(2, 0.2, Long.MAX_VALUE) : null,
+            random.nextInt(4));
+    return random.nextBoolean()
+        ? settings.withOrphans(
+            new OrphanFiles.Settings(
+                OrphanFiles.Mode.DELETE, 20_000 + random.nextInt(20_000), Duration.ZERO))
+        : settings;
   }
 
   private void somePut() {
