@@ -21,6 +21,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Schema;
@@ -28,6 +29,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
@@ -56,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * are named by an operation id with a UUID of its own and never replace a file.
  *
  * <p>Not compacted: tables with a sort order (the rows would have to be sorted again), files of a
- * partition spec other than the current one. On format v3 tables, rewritten rows get new row ids
- * (their {@code _row_id} is not carried over); their last-updated sequence number is kept.
+ * partition spec other than the current one. On format v3 tables rewritten rows keep their row
+ * lineage ({@code _row_id}, {@code _last_updated_sequence_number}).
  */
 public final class Compaction {
   private static final Logger LOG = LoggerFactory.getLogger(Compaction.class);
@@ -278,9 +280,16 @@ public final class Compaction {
     return new Result(1, group.tasks().size(), written.size(), group.bytes(), deletesRemoved, 0, 0);
   }
 
-  /** The group's live rows, written to new files of the target size. */
+  /**
+   * The group's live rows, written to new files of the target size. On a format v3 table the rows
+   * keep their lineage: their {@code _row_id} and {@code _last_updated_sequence_number}, read as
+   * Iceberg's readers give them (inherited from the old file where it holds none), are written into
+   * the new files, so a row's identity survives the rewrite as it does Spark's.
+   */
   private static List<DataFile> write(Table table, Group group, long targetBytes) {
     Schema schema = table.schema();
+    Schema written =
+        TableUtil.formatVersion(table) >= 3 ? MetadataColumns.schemaWithRowLineage(schema) : schema;
     PartitionSpec spec = table.spec();
     OutputFileFactory files =
         OutputFileFactory.builderFor(table, 0, 0)
@@ -290,20 +299,21 @@ public final class Compaction {
     TaskRows rows = new TaskRows(table);
     RollingDataWriter<Record> writer =
         new RollingDataWriter<>(
-            new GenericFileWriterFactory.Builder(table).dataSchema(schema).build(),
+            new GenericFileWriterFactory.Builder(table).dataSchema(written).build(),
             files,
             NewFilesOnly.of(table.io()),
             targetBytes,
             spec,
             group.partition());
+    int columns = written.columns().size();
     try (writer) {
       for (FileScanTask task : group.tasks()) {
-        GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, schema);
+        GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, written);
         try (CloseableIterable<Record> live =
             deletes.filter(rows.open(task, deletes.requiredSchema(), true, false))) {
           for (Record row : live) {
-            GenericRecord copy = GenericRecord.create(schema);
-            for (int i = 0; i < schema.columns().size(); i++) {
+            GenericRecord copy = GenericRecord.create(written);
+            for (int i = 0; i < columns; i++) {
               copy.set(i, row.get(i));
             }
             writer.write(copy);

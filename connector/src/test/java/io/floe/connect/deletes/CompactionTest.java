@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
@@ -108,6 +109,54 @@ class CompactionTest {
     assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(117);
     assertThat(table.currentSnapshot().operation()).isEqualTo(DataOperations.REPLACE);
     DeleteRules.checkDeletes(table);
+  }
+
+  /**
+   * On a v3 table a row keeps its identity across a compaction: each live row reads with the same
+   * {@code _row_id} and {@code _last_updated_sequence_number} after it as before, though it now
+   * lives in another file, and rows appended after the compaction get ids of their own.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"unpartitioned", "region"})
+  void rowsKeepTheirLineageAcrossACompactionOfAV3Table(String spec) {
+    Table table = smallFilesWithDeletes(3, spec);
+    Map<Object, String> before = lineage(table);
+    assertThat(before).hasSize(117);
+    assertThat(before.values()).doesNotHaveDuplicates();
+
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false);
+    assertThat(result.filesRewritten()).isPositive();
+
+    table.refresh();
+    assertThat(lineage(table)).isEqualTo(before);
+    append(table, rows(1000, 1009, "row"));
+    Map<Object, String> after = lineage(table);
+    assertThat(after).hasSize(127);
+    assertThat(after.values()).doesNotHaveDuplicates();
+  }
+
+  /** Each live row's id, with its {@code _row_id} and {@code _last_updated_sequence_number}. */
+  private static Map<Object, String> lineage(Table table) {
+    org.apache.iceberg.Schema schema = table.schema();
+    org.apache.iceberg.Schema projection =
+        org.apache.iceberg.MetadataColumns.schemaWithRowLineage(schema);
+    io.floe.connect.files.TaskRows reader = new io.floe.connect.files.TaskRows(table);
+    Map<Object, String> lineage = new java.util.HashMap<>();
+    for (FileScanTask task : tasks(table)) {
+      org.apache.iceberg.data.GenericDeleteFilter deletes =
+          new org.apache.iceberg.data.GenericDeleteFilter(table.io(), task, schema, projection);
+      try (CloseableIterable<Record> rows =
+          deletes.filter(reader.open(task, deletes.requiredSchema(), true, false))) {
+        for (Record row : rows) {
+          lineage.put(
+              row.getField("id"),
+              row.getField("_row_id") + "@" + row.getField("_last_updated_sequence_number"));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return lineage;
   }
 
   /**
