@@ -167,6 +167,10 @@ public final class TableMaintenance {
       if (settings.compaction() != null) {
         step = "compaction";
         compact(name, table, started, outOfTime);
+        if (!outOfTime.getAsBoolean()) {
+          step = "deletion vector rewrite";
+          rewriteDeletionVectors(name, table);
+        }
       }
       if (settings.manifestThreshold() > 0) {
         step = "manifest rewrite";
@@ -218,6 +222,22 @@ public final class TableMaintenance {
           result.filesWritten(),
           result.groupsDropped(),
           result.groupsLeft(),
+          elapsedMs);
+    }
+  }
+
+  private void rewriteDeletionVectors(String name, Table table) {
+    long started = System.nanoTime();
+    DeletionVectorRewrite.Result result = DeletionVectorRewrite.rewrite(table, marks, threads);
+    long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+    metrics.apply(name).deletionVectorsRewritten(result.vectors(), elapsedMs);
+    if (result.vectors() > 0) {
+      LOG.info(
+          "Table {}: rewrote the {} live deletion vectors of {} mostly dead Puffin files into one,"
+              + " in {} ms",
+          name,
+          result.vectors(),
+          result.puffinFiles(),
           elapsedMs);
     }
   }

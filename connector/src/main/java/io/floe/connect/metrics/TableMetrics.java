@@ -50,6 +50,7 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long lastOrphanScanMs = UNKNOWN;
   private volatile long orphanFilesFound = UNKNOWN;
   private volatile long orphanFilesDeleted;
+  private volatile long vectorsRewritten;
 
   TableMetrics(MetricsRegistry registry, String table, Clock clock) {
     this.clock = clock;
@@ -138,6 +139,10 @@ public final class TableMetrics implements AutoCloseable {
                 "bytes-compacted",
                 "Bytes of the data files the connector's compaction replaced",
                 () -> bytesCompacted)
+            .add(
+                "deletion-vectors-rewritten",
+                "Live deletion vectors the connector moved out of mostly dead Puffin files",
+                () -> vectorsRewritten)
             .add(
                 "data-manifests",
                 "Data manifests of the table at its last maintenance run, -1 before the first",
@@ -290,6 +295,12 @@ public final class TableMetrics implements AutoCloseable {
     if (rewritten > 0) {
       lastCompactionMs = clock.millis();
     }
+  }
+
+  /** The connector rewrote {@code vectors} live deletion vectors into a new Puffin file. */
+  public synchronized void deletionVectorsRewritten(int vectors, long durationMs) {
+    vectorsRewritten += vectors;
+    maintenanceTimeMs += durationMs;
   }
 
   /** The connector's manifest rewrite ran: the table had {@code before} data manifests. */

@@ -11,6 +11,7 @@ import static io.floe.connect.deletes.DeleteTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.maintain.Compaction;
+import io.floe.connect.maintain.DeletionVectorRewrite;
 import io.floe.connect.maintain.Marks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +27,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -133,6 +135,66 @@ class CompactionTest {
     Map<Object, String> after = lineage(table);
     assertThat(after).hasSize(127);
     assertThat(after.values()).doesNotHaveDuplicates();
+  }
+
+  /**
+   * A Puffin file whose vectors later commits replaced, all but one, is mostly dead: its live
+   * vector is written anew, with the same rows deleted and the same data sequence number, and
+   * nothing references the old file any more; a file whose vectors all live is left alone.
+   */
+  @Test
+  void theLiveVectorsOfAMostlyDeadPuffinFileAreWrittenAnew() {
+    Table table = tables.create("unpartitioned", 3);
+    for (int file = 0; file < 4; file++) {
+      append(table, rows(file * 20, file * 20 + 19, "row"));
+    }
+    UpsertCommitTest.commit(table, keys(table, 0, 20, 40, 60), List.of());
+    UpsertCommitTest.commit(table, keys(table, 1, 21, 41), List.of());
+    table.refresh();
+    Map<String, DeleteFile> before = vectors(table);
+    String mostlyDead = before.get(dataFileOf(table, 60)).location();
+    List<String> rows = sorted(tables.load(table));
+
+    DeletionVectorRewrite.Result result = DeletionVectorRewrite.rewrite(table, Marks.NONE, THREADS);
+
+    assertThat(result.puffinFiles()).isEqualTo(1);
+    assertThat(result.vectors()).isEqualTo(1);
+    table.refresh();
+    Map<String, DeleteFile> after = vectors(table);
+    assertThat(after.keySet()).isEqualTo(before.keySet());
+    assertThat(after.values()).noneMatch(vector -> vector.location().equals(mostlyDead));
+    DeleteFile moved = after.get(dataFileOf(table, 60));
+    assertThat(moved.dataSequenceNumber())
+        .isEqualTo(before.get(dataFileOf(table, 60)).dataSequenceNumber());
+    assertThat(moved.recordCount()).isEqualTo(1);
+    assertThat(sorted(tables.load(table))).isEqualTo(rows).hasSize(73);
+    DeleteRules.checkDeletes(table);
+    assertThat(DeletionVectorRewrite.rewrite(table, Marks.NONE, THREADS).vectors())
+        .as("every Puffin file is live now")
+        .isZero();
+  }
+
+  /** The live deletion vector of each data file, by the data file's location. */
+  private static Map<String, DeleteFile> vectors(Table table) {
+    Map<String, DeleteFile> vectors = new java.util.TreeMap<>();
+    for (FileScanTask task : tasks(table)) {
+      for (DeleteFile delete : task.deletes()) {
+        vectors.put(task.file().location(), delete);
+      }
+    }
+    return vectors;
+  }
+
+  /**
+   * The location of the data file holding the row {@code id}: files of 20 rows, appended in order.
+   */
+  private static String dataFileOf(Table table, long id) {
+    for (FileScanTask task : tasks(table)) {
+      if (task.file().dataSequenceNumber() == id / 20 + 1) {
+        return task.file().location();
+      }
+    }
+    throw new AssertionError("no file holds " + id);
   }
 
   /** Each live row's id, with its {@code _row_id} and {@code _last_updated_sequence_number}. */
