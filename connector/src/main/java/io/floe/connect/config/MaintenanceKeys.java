@@ -107,7 +107,8 @@ public record MaintenanceKeys(
           + " iceberg.maintenance.compaction.min-input-files of them) and the files whose deletes"
           + " remove at least iceberg.maintenance.compaction.delete-ratio of their rows are"
           + " rewritten with their deletes applied, one commit per partition, which gives way to"
-          + " any conflicting commit. Tables with a sort order are not compacted.";
+          + " any conflicting commit. The rows of a table with a sort order are sorted before they"
+          + " are written (at most 64 MiB of files per partition and run).";
   public static final boolean COMPACTION_ENABLED_DEFAULT = true;
 
   public static final String COMPACTION_MIN_INPUT_FILES =

@@ -26,6 +26,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SortOrderComparators;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -33,6 +34,7 @@ import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -57,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * its new files deleted, and planned again at the next run: compaction loses every race. New files
  * are named by an operation id with a UUID of its own and never replace a file.
  *
- * <p>Not compacted: tables with a sort order (the rows would have to be sorted again), files of a
+ * <p>A table with a sort order has each group's rows sorted in memory before they are written, so
+ * its groups hold at most {@link #SORTED_GROUP_MAX_BYTES} of files. Not compacted: files of a
  * partition spec other than the current one. On format v3 tables rewritten rows keep their row
  * lineage ({@code _row_id}, {@code _last_updated_sequence_number}).
  */
@@ -125,10 +128,37 @@ public final class Compaction {
     }
   }
 
+  /**
+   * The most bytes of data files one group of a sorted table holds: its rows are sorted in memory
+   * before they are written.
+   */
+  static final long SORTED_GROUP_MAX_BYTES = 64L * 1024 * 1024;
+
   /** The files of one partition to rewrite together. */
   record Group(StructLike partition, List<FileScanTask> tasks) {
     long bytes() {
       return tasks.stream().mapToLong(task -> task.file().fileSizeInBytes()).sum();
+    }
+
+    /** The group's smallest files up to {@link #SORTED_GROUP_MAX_BYTES} (one file at least). */
+    Group forSorting() {
+      List<FileScanTask> smallest = new ArrayList<>(tasks);
+      smallest.sort(Comparator.comparingLong(task -> task.file().fileSizeInBytes()));
+      List<FileScanTask> kept = new ArrayList<>();
+      long bytes = 0;
+      for (FileScanTask task : smallest) {
+        bytes += task.file().fileSizeInBytes();
+        if (!kept.isEmpty() && bytes > SORTED_GROUP_MAX_BYTES) {
+          break;
+        }
+        kept.add(task);
+      }
+      return new Group(partition, kept);
+    }
+
+    /** Whether a rewrite changes anything: several files, or one with deletes to apply. */
+    boolean worthRewriting() {
+      return tasks.size() > 1 || !tasks.get(0).deletes().isEmpty();
     }
   }
 
@@ -160,7 +190,7 @@ public final class Compaction {
       ExecutorService threads,
       Snapshot start,
       BooleanSupplier outOfTime) {
-    if (start == null || table.sortOrder().isSorted()) {
+    if (start == null) {
       return Result.NOTHING;
     }
     long target =
@@ -169,6 +199,9 @@ public final class Compaction {
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     List<Group> groups = plan(table, start, settings, target, threads);
+    if (table.sortOrder().isSorted()) {
+      groups = groups.stream().map(Group::forSorting).filter(Group::worthRewriting).toList();
+    }
     Result result = Result.NOTHING;
     long budget = settings.maxRewriteBytes();
     for (int i = 0; i < groups.size(); i++) {
@@ -280,11 +313,20 @@ public final class Compaction {
     return new Result(1, group.tasks().size(), written.size(), group.bytes(), deletesRemoved, 0, 0);
   }
 
+  /** Orders rows of {@code schema} by the table's sort order, on their Iceberg values. */
+  private static Comparator<Record> inSortOrder(Table table, Schema schema) {
+    Comparator<StructLike> order = SortOrderComparators.forSchema(schema, table.sortOrder());
+    InternalRecordWrapper left = new InternalRecordWrapper(schema.asStruct());
+    InternalRecordWrapper right = new InternalRecordWrapper(schema.asStruct());
+    return (a, b) -> order.compare(left.wrap(a), right.wrap(b));
+  }
+
   /**
-   * The group's live rows, written to new files of the target size. On a format v3 table the rows
-   * keep their lineage: their {@code _row_id} and {@code _last_updated_sequence_number}, read as
-   * Iceberg's readers give them (inherited from the old file where it holds none), are written into
-   * the new files, so a row's identity survives the rewrite as it does Spark's.
+   * The group's live rows, written to new files of the target size, sorted first where the table
+   * has a sort order. On a format v3 table the rows keep their lineage: their {@code _row_id} and
+   * {@code _last_updated_sequence_number}, read as Iceberg's readers give them (inherited from the
+   * old file where it holds none), are written into the new files, so a row's identity survives the
+   * rewrite as it does Spark's.
    */
   private static List<DataFile> write(Table table, Group group, long targetBytes) {
     Schema schema = table.schema();
@@ -299,13 +341,18 @@ public final class Compaction {
     TaskRows rows = new TaskRows(table);
     RollingDataWriter<Record> writer =
         new RollingDataWriter<>(
-            new GenericFileWriterFactory.Builder(table).dataSchema(written).build(),
+            new GenericFileWriterFactory.Builder(table)
+                .dataSchema(written)
+                .dataSortOrder(table.sortOrder())
+                .build(),
             files,
             NewFilesOnly.of(table.io()),
             targetBytes,
             spec,
             group.partition());
     int columns = written.columns().size();
+    boolean sorted = table.sortOrder().isSorted();
+    List<Record> buffered = new ArrayList<>();
     try (writer) {
       for (FileScanTask task : group.tasks()) {
         GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, written);
@@ -316,9 +363,17 @@ public final class Compaction {
             for (int i = 0; i < columns; i++) {
               copy.set(i, row.get(i));
             }
-            writer.write(copy);
+            if (sorted) {
+              buffered.add(copy);
+            } else {
+              writer.write(copy);
+            }
           }
         }
+      }
+      if (sorted) {
+        buffered.sort(inSortOrder(table, written));
+        buffered.forEach(writer::write);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -174,6 +174,39 @@ class CompactionTest {
         .isZero();
   }
 
+  /**
+   * A table with a sort order is compacted too: each new file holds its rows in that order and
+   * names it, and the table reads the same rows.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aSortedTablesFilesAreRewrittenInItsSortOrder(int version) {
+    Table table = tables.create("unpartitioned", version);
+    table.replaceSortOrder().desc("id").commit();
+    for (int file = 0; file < 4; file++) {
+      append(table, rows(file * 20, file * 20 + 19, "row"));
+    }
+    UpsertCommitTest.commit(table, keys(table, 3, 45), List.of());
+    table.refresh();
+    List<String> before = sorted(tables.load(table));
+
+    Compaction.Result result = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false);
+
+    assertThat(result.filesRewritten()).isEqualTo(4);
+    assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(78);
+    List<FileScanTask> files = tasks(table);
+    assertThat(files).hasSize(1);
+    assertThat(files.get(0).file().sortOrderId()).isEqualTo(table.sortOrder().orderId());
+    List<Long> ids = new ArrayList<>();
+    try (CloseableIterable<Record> rows =
+        new io.floe.connect.files.TaskRows(table).open(files.get(0), table.schema(), true, false)) {
+      rows.forEach(row -> ids.add((Long) row.getField("id")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(ids).hasSize(78).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+  }
+
   /** The live deletion vector of each data file, by the data file's location. */
   private static Map<String, DeleteFile> vectors(Table table) {
     Map<String, DeleteFile> vectors = new java.util.TreeMap<>();
