@@ -110,24 +110,32 @@ final class UpsertBench {
     for (String size : property("growth.rows", "1000000,2000000,5000000,10000000").split(",")) {
       sizes.add(Math.round(Long.parseLong(size.trim()) * SCALE));
     }
-    for (int version : ints(property("growth.versions", "3,2"))) {
-      for (ChangeLoad.KeyKind kind : keyKinds("growth", "sequential,uuid")) {
-        try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, version)) {
-          boolean warm = false;
-          for (long size : sizes) {
-            rig.preload(size - rig.load().keys(), fileRows);
-            if (!warm) {
-              rig.cycle(cycle, fraction, null);
-              warm = true;
+    for (String compaction : property("growth.compaction", "off").split(",")) {
+      boolean compact = compaction.trim().equals("on");
+      for (int version : ints(property("growth.versions", "3,2"))) {
+        for (ChangeLoad.KeyKind kind : keyKinds("growth", "sequential,uuid")) {
+          try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, version)) {
+            boolean warm = false;
+            for (long size : sizes) {
+              rig.preload(size - rig.load().keys(), fileRows);
+              if (!warm) {
+                rig.cycle(cycle, fraction, null);
+                warm = true;
+              }
+              long rows = rig.load().keys();
+              List<UpsertRig.Cycle> measured = new ArrayList<>();
+              double compactionSeconds = 0;
+              for (int i = 0; i < cycles; i++) {
+                measured.add(rig.cycle(cycle, fraction, null));
+                if (compact) {
+                  compactionSeconds += rig.compact();
+                }
+              }
+              report.growth(
+                  version, kind, rows, measured, compact ? compactionSeconds / cycles : -1);
             }
-            long rows = rig.load().keys();
-            List<UpsertRig.Cycle> measured = new ArrayList<>();
-            for (int i = 0; i < cycles; i++) {
-              measured.add(rig.cycle(cycle, fraction, null));
-            }
-            report.growth(version, kind, rows, measured);
+            checkSummary(rig);
           }
-          checkSummary(rig);
         }
       }
     }

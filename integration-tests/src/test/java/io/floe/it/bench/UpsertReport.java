@@ -51,7 +51,9 @@ final class UpsertReport {
     }
   }
 
-  private record Growth(int version, ChangeLoad.KeyKind kind, long rows, Run run) {}
+  /** A growth measurement; {@code compactionSeconds} per cycle, -1 without compaction. */
+  private record Growth(
+      int version, ChangeLoad.KeyKind kind, long rows, Run run, double compactionSeconds) {}
 
   private record Memory(ChangeLoad.KeyKind kind, int changes, long rows, UpsertRig.Cycle cycle) {}
 
@@ -70,9 +72,19 @@ final class UpsertReport {
     System.out.println("progress: " + throughputLine(run));
   }
 
-  void growth(int version, ChangeLoad.KeyKind kind, long rows, List<UpsertRig.Cycle> cycles) {
+  void growth(
+      int version,
+      ChangeLoad.KeyKind kind,
+      long rows,
+      List<UpsertRig.Cycle> cycles,
+      double compactionSeconds) {
     Growth row =
-        new Growth(version, kind, rows, new Run(kind, UpsertRig.Mode.UPSERT, 0, rows, cycles));
+        new Growth(
+            version,
+            kind,
+            rows,
+            new Run(kind, UpsertRig.Mode.UPSERT, 0, rows, cycles),
+            compactionSeconds);
     growth.add(row);
     System.out.println("progress: " + growthLine(row));
   }
@@ -164,8 +176,8 @@ final class UpsertReport {
             fileRows));
     out.append(
         "| format | keys | table rows | commit s | locate s | files read / in table | rows read |"
-            + " delete files in table | worker s |\n"
-            + "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            + " delete files in table | worker s | compaction s |\n"
+            + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     growth.forEach(row -> out.append(growthLine(row)).append('\n'));
     return out.toString();
   }
@@ -174,7 +186,7 @@ final class UpsertReport {
     Run run = row.run();
     return String.format(
         Locale.ROOT,
-        "| v%d | %s | %,d | %.2f | %.2f | %s | %,d | %,d | %.2f |",
+        "| v%d | %s | %,d | %.2f | %.2f | %s | %,d | %,d | %.2f | %s |",
         row.version(),
         row.kind().label,
         row.rows(),
@@ -183,7 +195,10 @@ final class UpsertReport {
         filesRead(run.last()),
         run.last().resolution().rowsRead(),
         run.last().facts().deleteFiles(),
-        run.median(UpsertRig.Cycle::workerSeconds));
+        run.median(UpsertRig.Cycle::workerSeconds),
+        row.compactionSeconds() < 0
+            ? "off"
+            : String.format(Locale.ROOT, "%.2f", row.compactionSeconds()));
   }
 
   String memoryTable(long preload, double fraction, long maxHeapMib) {

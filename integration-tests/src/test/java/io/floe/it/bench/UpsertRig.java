@@ -8,6 +8,8 @@ import io.floe.connect.commit.BenchCoordinator;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.deletes.ResolutionStats;
+import io.floe.connect.maintain.Compaction;
+import io.floe.connect.maintain.Marks;
 import io.floe.connect.write.HandOver;
 import io.floe.connect.write.Manifests;
 import io.floe.connect.write.SinkWriter;
@@ -36,6 +38,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.ThreadPools;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -205,6 +208,22 @@ final class UpsertRig implements AutoCloseable {
         resolution,
         heap,
         facts());
+  }
+
+  /**
+   * Compacts the table as the coordinator's maintenance does with its defaults (small files and
+   * files whose deletes remove 30 % of their rows), and returns the seconds it took.
+   */
+  double compact() {
+    long start = System.nanoTime();
+    Compaction.compact(
+        table,
+        new Compaction.Settings(5, 0.3, 128L * 1024 * 1024),
+        Marks.NONE,
+        ThreadPools.getWorkerPool(),
+        () -> false);
+    table.refresh();
+    return (System.nanoTime() - start) / 1e9;
   }
 
   /** What a worker's control thread ships for a hand-over: one event per manifest. */
