@@ -108,7 +108,7 @@ public record MaintenanceKeys(
           + " remove at least iceberg.maintenance.compaction.delete-ratio of their rows are"
           + " rewritten with their deletes applied, one commit per partition, which gives way to"
           + " any conflicting commit. The rows of a table with a sort order are sorted before they"
-          + " are written (at most 64 MiB of files per partition and run).";
+          + " are written (at most 32 MiB of files per partition and run).";
   public static final boolean COMPACTION_ENABLED_DEFAULT = true;
 
   public static final String COMPACTION_MIN_INPUT_FILES =

@@ -132,7 +132,7 @@ public final class Compaction {
    * The most bytes of data files one group of a sorted table holds: its rows are sorted in memory
    * before they are written.
    */
-  static final long SORTED_GROUP_MAX_BYTES = 64L * 1024 * 1024;
+  static final long SORTED_GROUP_MAX_BYTES = 32L * 1024 * 1024;
 
   /** The files of one partition to rewrite together. */
   record Group(StructLike partition, List<FileScanTask> tasks) {

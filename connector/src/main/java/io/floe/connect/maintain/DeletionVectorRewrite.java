@@ -161,6 +161,14 @@ public final class DeletionVectorRewrite {
                     first[0] = position;
                   }
                 });
+        if (first[0] < 0) {
+          throw new IllegalStateException(
+              "Deletion vector "
+                  + live.vector().location()
+                  + " of "
+                  + file.location()
+                  + " is empty");
+        }
         // the previous vector's positions come in whole; one of them names the file
         writer.delete(
             file.location(), first[0], table.specs().get(file.specId()), file.partition());
