@@ -86,19 +86,14 @@ public record ControlSettings(
             keys.triggerDataFiles(),
             keys.triggerDeleteRatio()),
         Duration.ofMillis(keys.timeBudgetMs()),
-        switch (keys.orphanFiles()) {
-          case "dry-run" ->
-              new OrphanFiles.Settings(
-                  OrphanFiles.Mode.DRY_RUN,
-                  keys.orphanMinAgeMs(),
-                  Duration.ofMillis(keys.orphanIntervalMs()));
-          case "delete" ->
-              new OrphanFiles.Settings(
-                  OrphanFiles.Mode.DELETE,
-                  keys.orphanMinAgeMs(),
-                  Duration.ofMillis(keys.orphanIntervalMs()));
-          default -> null;
-        });
+        keys.orphanFiles().equals("off")
+            ? null
+            : new OrphanFiles.Settings(
+                keys.orphanFiles().equals("delete")
+                    ? OrphanFiles.Mode.DELETE
+                    : OrphanFiles.Mode.DRY_RUN,
+                keys.orphanMinAgeMs(),
+                Duration.ofMillis(keys.orphanIntervalMs())));
   }
 
   /** These settings with other maintenance. */

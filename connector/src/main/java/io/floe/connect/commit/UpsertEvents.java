@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.DataFile;
@@ -120,25 +121,37 @@ final class UpsertEvents {
   static Set<String> fileLocations(Table table, List<PendingEvent> events) {
     Set<String> locations = new HashSet<>();
     for (PendingEvent pending : events) {
-      DataWritten event = pending.event();
-      locations.add(event.manifestLocation());
-      ManifestFile manifest = new Readable(new EventManifest(event));
-      if (event.content() == ManifestContent.DATA) {
-        try (ManifestReader<DataFile> reader =
-            ManifestFiles.read(manifest, table.io(), table.specs())) {
-          reader.forEach(file -> locations.add(file.location()));
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
-        }
-      } else {
-        try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
-          reader.forEach(file -> locations.add(file.location()));
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read key manifest " + manifest.path(), e);
-        }
-      }
+      locations.add(pending.event().manifestLocation());
+      readFiles(
+          table,
+          pending.event(),
+          file -> locations.add(file.location()),
+          file -> locations.add(file.location()));
     }
     return locations;
+  }
+
+  /**
+   * Reads the files an event's manifest lists: data files for a data manifest, key files for a key
+   * manifest.
+   */
+  private static void readFiles(
+      Table table, DataWritten event, Consumer<DataFile> dataFiles, Consumer<DeleteFile> keyFiles) {
+    ManifestFile manifest = new Readable(new EventManifest(event));
+    if (event.content() == ManifestContent.DATA) {
+      try (ManifestReader<DataFile> reader =
+          ManifestFiles.read(manifest, table.io(), table.specs())) {
+        reader.forEach(dataFiles);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
+      }
+    } else {
+      try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
+        reader.forEach(keyFiles);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read key manifest " + manifest.path(), e);
+      }
+    }
   }
 
   static UpsertEvents read(Table table, List<PendingEvent> events) {
@@ -153,35 +166,25 @@ final class UpsertEvents {
     for (PendingEvent pending : ordered) {
       DataWritten event = pending.event();
       HandOver handOver = handOvers.computeIfAbsent(handOverOf(event), k -> new HandOver());
-      ManifestFile manifest = new Readable(new EventManifest(event));
       transport.add(event.manifestLocation());
       if (event.content() == ManifestContent.DATA) {
-        try (ManifestReader<DataFile> reader =
-            ManifestFiles.read(manifest, table.io(), table.specs())) {
-          for (DataFile file : reader) {
-            handOver.dataFiles.add(
-                DataFiles.builder(table.specs().get(file.specId())).copy(file).build());
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
-        }
         handOver.records += event.recordCount();
         handOver.bytes += event.totalFileSizeBytes();
-      } else {
-        if (event.changeSources() != null) {
-          handOver.sources.addAll(event.changeSources());
-        }
-        try (var reader = ManifestFiles.readDeleteManifest(manifest, table.io(), KEY_SPECS)) {
-          for (DeleteFile file : reader) {
+      } else if (event.changeSources() != null) {
+        handOver.sources.addAll(event.changeSources());
+      }
+      readFiles(
+          table,
+          event,
+          file ->
+              handOver.dataFiles.add(
+                  DataFiles.builder(table.specs().get(file.specId())).copy(file).build()),
+          file -> {
             handOver.keyFiles.add(file.copy());
             if (file.recordCount() > 0) {
               transport.add(file.location()); // without keys, Iceberg's writer left no file
             }
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read key manifest " + manifest.path(), e);
-        }
-      }
+          });
     }
     // a truncate removes what was read before it: the hand-overs before it of the same source
     // partitions, and, as what they hold was read before it too, the hand-overs before those of

@@ -14,8 +14,6 @@ import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.LogFile;
-import io.floe.it.stack.PluginInstall;
-import io.floe.it.stack.Ports;
 import io.floe.it.stack.RemoteJmx;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
@@ -77,7 +75,7 @@ class ExactlyOnceIT {
   private Catalog catalog;
   private ConnectWorker worker1;
   private ConnectWorker worker2;
-  private final Map<ConnectWorker, Integer> jmxPorts = new HashMap<>();
+  private JmxWorkers workers;
   private OrderEvents events;
   private Admin admin;
 
@@ -89,6 +87,7 @@ class ExactlyOnceIT {
     broker = stack.broker();
     rest = services.own(RestCatalogServer.withLocalWarehouse());
     catalog = services.catalog("test", rest.clientProperties());
+    workers = new JmxWorkers(services, broker, "eos");
     worker1 = startWorker();
     worker2 = startWorker();
     events = services.own(new OrderEvents(broker.bootstrapServers()));
@@ -96,20 +95,7 @@ class ExactlyOnceIT {
   }
 
   private ConnectWorker startWorker() {
-    int jmxPort = Ports.free();
-    ConnectWorker worker =
-        services.own(
-            ConnectWorker.start(
-                broker,
-                PluginInstall.pluginPath(),
-                new ConnectWorker.Options()
-                    .groupId("eos")
-                    .workerProperty("connector.client.config.override.policy", "All")
-                    .workerProperty("consumer.session.timeout.ms", "10000")
-                    .workerProperty("consumer.heartbeat.interval.ms", "1000")
-                    .jvmOptions(RemoteJmx.jvmOptions(jmxPort))));
-    jmxPorts.put(worker, jmxPort);
-    return worker;
+    return workers.start();
   }
 
   /**
@@ -121,15 +107,8 @@ class ExactlyOnceIT {
     return tableMetric(host, name, "manifests-already-committed");
   }
 
-  /** A table metric of connector {@code name} on {@code host}, summed over its tables. */
   private long tableMetric(ConnectWorker host, String name, String metric) throws IOException {
-    try (RemoteJmx jmx = RemoteJmx.connect(jmxPorts.get(host))) {
-      long total = 0;
-      for (ObjectName bean : jmx.names("io.floe:type=table-metrics,connector=" + name + ",*")) {
-        total += jmx.attribute(bean, metric).longValue();
-      }
-      return total;
-    }
+    return workers.tableMetric(host, name, metric);
   }
 
   /** Waits until the coordinator on {@code host} skips pending manifests its tables hold. */
@@ -1142,7 +1121,7 @@ class ExactlyOnceIT {
    * The cycles the coordinator of {@code name} on {@code worker} finished, 0 if none runs there.
    */
   private long cyclesCompleted(ConnectWorker worker, String name) {
-    try (RemoteJmx jmx = RemoteJmx.connect(jmxPorts.get(worker))) {
+    try (RemoteJmx jmx = workers.jmx(worker)) {
       long cycles = 0;
       for (ObjectName bean :
           jmx.names("io.floe:type=coordinator-metrics,connector=" + name + ",*")) {

@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
-import io.floe.it.stack.PluginInstall;
-import io.floe.it.stack.Ports;
 import io.floe.it.stack.RemoteJmx;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
@@ -69,7 +67,6 @@ class MaintenanceSoakIT {
 
   @RegisterExtension final Services services = Services.closedAfterAll();
 
-  private final Map<ConnectWorker, Integer> jmxPorts = new HashMap<>();
   private KafkaBroker broker;
 
   /** What the sampler saw of one connector's tables. */
@@ -87,22 +84,6 @@ class MaintenanceSoakIT {
     }
   }
 
-  private ConnectWorker startWorker() {
-    int port = Ports.free();
-    ConnectWorker worker =
-        services.own(
-            ConnectWorker.start(
-                broker,
-                PluginInstall.pluginPath(),
-                new ConnectWorker.Options()
-                    .groupId("soak")
-                    .workerProperty("consumer.session.timeout.ms", "10000")
-                    .workerProperty("consumer.heartbeat.interval.ms", "1000")
-                    .jvmOptions(RemoteJmx.jvmOptions(port))));
-    jmxPorts.put(worker, port);
-    return worker;
-  }
-
   @Test
   void maintainedTablesStayBoundedAndExactAcrossAKilledWorker(SharedStack stack) throws Exception {
     long minutes = Long.getLong("floe.soak.minutes", 10);
@@ -111,7 +92,8 @@ class MaintenanceSoakIT {
     Catalog catalog = services.catalog("soak", rest.clientProperties());
     Admin admin = services.own(broker.admin());
     OrderEvents events = services.own(new OrderEvents(broker.bootstrapServers()));
-    List<ConnectWorker> workers = new ArrayList<>(List.of(startWorker(), startWorker()));
+    JmxWorkers jmxWorkers = new JmxWorkers(services, broker, "soak");
+    List<ConnectWorker> workers = new ArrayList<>(List.of(jmxWorkers.start(), jmxWorkers.start()));
 
     Map<String, Seen> seen = new HashMap<>();
     for (String name : List.of("kept", "plain")) {
@@ -135,7 +117,7 @@ class MaintenanceSoakIT {
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
     long started = System.currentTimeMillis();
     sampler.scheduleWithFixedDelay(
-        () -> seen.forEach((name, what) -> sample(workers, name, what)),
+        () -> seen.forEach((name, what) -> sample(jmxWorkers, workers, name, what)),
         500,
         500,
         TimeUnit.MILLISECONDS);
@@ -147,7 +129,7 @@ class MaintenanceSoakIT {
       ConnectWorker killed = workers.get(1);
       killed.kill();
       Thread.sleep(20_000);
-      workers.set(1, startWorker());
+      workers.set(1, jmxWorkers.start());
       Thread.sleep(Math.max(0, minutes * 60_000 - (System.currentTimeMillis() - started)));
       sentKept = kept.stop();
       sentPlain = plain.stop();
@@ -275,10 +257,11 @@ class MaintenanceSoakIT {
   }
 
   /** Reads the connector's table metrics on whichever worker runs its coordinator. */
-  private void sample(List<ConnectWorker> workers, String name, Seen what) {
+  private static void sample(
+      JmxWorkers jmxWorkers, List<ConnectWorker> workers, String name, Seen what) {
     for (ConnectWorker worker : List.copyOf(workers)) {
-      Integer port = jmxPorts.get(worker);
-      try (RemoteJmx jmx = RemoteJmx.connect(port)) {
+      String instance = Integer.toHexString(System.identityHashCode(worker));
+      try (RemoteJmx jmx = jmxWorkers.jmx(worker)) {
         for (ObjectName bean : jmx.names("io.floe:type=table-metrics,connector=" + name + ",*")) {
           String table = bean.getKeyProperty("table").replace("db.", "");
           long snapshot = jmx.attribute(bean, "snapshot-id").longValue();
@@ -287,7 +270,7 @@ class MaintenanceSoakIT {
             what.commitMsBySnapshot.putIfAbsent(snapshot, duration);
           }
           what.maintenanceMs.merge(
-              port + "/" + table,
+              instance + "/" + table,
               jmx.attribute(bean, "maintenance-time-ms").longValue(),
               Math::max);
           what.maxDataFiles.merge(table, jmx.attribute(bean, "data-files").longValue(), Math::max);
@@ -295,9 +278,13 @@ class MaintenanceSoakIT {
           what.commitFailures =
               Math.max(what.commitFailures, jmx.attribute(bean, "commit-failures").longValue());
           what.expired.merge(
-              port + "/" + table, jmx.attribute(bean, "snapshots-expired").longValue(), Math::max);
+              instance + "/" + table,
+              jmx.attribute(bean, "snapshots-expired").longValue(),
+              Math::max);
           what.compacted.merge(
-              port + "/" + table, jmx.attribute(bean, "files-compacted").longValue(), Math::max);
+              instance + "/" + table,
+              jmx.attribute(bean, "files-compacted").longValue(),
+              Math::max);
         }
       } catch (IOException | RuntimeException e) {
         // a worker that is down or starting has nothing to say
