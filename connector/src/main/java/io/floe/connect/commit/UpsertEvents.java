@@ -13,8 +13,8 @@ import io.floe.connect.deletes.SupersededRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,15 +36,11 @@ import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.TypeUtil;
-import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -215,32 +211,32 @@ final class UpsertEvents {
     }
     Set<Integer> keyIds = keyIds(table, all);
     List<DataFile> dataFiles = new ArrayList<>();
-    List<StructLike> allKeys = new ArrayList<>();
+    RetiredKeys.Builder keys = RetiredKeys.builder(table.schema(), keyIds);
+    // per key, the last kept hand-over that retires it: the one whose image, if any, is the key's
+    // last
+    int[] lastHandOver = new int[1024];
     long records = 0;
     long bytes = 0;
-    for (HandOver handOver : kept) {
+    for (int h = 0; h < kept.size(); h++) {
+      HandOver handOver = kept.get(h);
       dataFiles.addAll(handOver.dataFiles);
-      handOver.keys = readKeys(table, keyIds, handOver.keyFiles);
-      allKeys.addAll(handOver.keys);
+      lastHandOver = readKeys(table, keys, handOver.keyFiles, lastHandOver, h);
       records += handOver.records;
       bytes += handOver.bytes;
     }
+    RetiredKeys retired = keys.build();
     // an image of an earlier hand-over whose key a later one retires is not the key's last
     List<LocatedRows.FileRows> superseded = new ArrayList<>();
-    List<StructLike> laterKeys = new ArrayList<>();
-    List<HandOver> backwards = new ArrayList<>(kept);
-    Collections.reverse(backwards);
-    for (HandOver handOver : backwards) {
-      if (!laterKeys.isEmpty()) {
-        superseded.addAll(
-            SupersededRows.locate(
-                table, handOver.dataFiles, RetiredKeys.of(table.schema(), keyIds, laterKeys)));
-      }
-      laterKeys.addAll(handOver.keys);
+    int[] last = lastHandOver;
+    for (int h = 0; h < kept.size() - 1; h++) {
+      int handOver = h;
+      superseded.addAll(
+          SupersededRows.locate(
+              table, kept.get(h).dataFiles, retired, key -> last[key] > handOver));
     }
     return new UpsertEvents(
         dataFiles,
-        RetiredKeys.of(table.schema(), keyIds, allKeys),
+        retired,
         superseded,
         transport,
         truncates,
@@ -275,14 +271,11 @@ final class UpsertEvents {
    */
   record HandOverKey(String table, UUID id, String namePrefix) {}
 
-  /**
-   * One hand-over's files, the source partitions of its changes, and, once read, its retired keys.
-   */
+  /** One hand-over's files and the source partitions of its changes. */
   private static final class HandOver {
     private final List<DataFile> dataFiles = new ArrayList<>();
     private final List<DeleteFile> keyFiles = new ArrayList<>();
     private final List<ChangeSource> sources = new ArrayList<>();
-    private List<StructLike> keys = List.of();
     private long records;
     private long bytes;
     private boolean dropped;
@@ -328,11 +321,19 @@ final class UpsertEvents {
     return keyIds;
   }
 
-  /** Every key of the key files, in the internal representation the delete engine compares. */
-  private static List<StructLike> readKeys(
-      Table table, Set<Integer> keyIds, List<DeleteFile> keyFiles) {
-    Schema keySchema = TypeUtil.select(table.schema(), keyIds);
-    List<StructLike> keys = new ArrayList<>();
+  /**
+   * Adds every key of a hand-over's key files to {@code keys}, noting the hand-over as the last to
+   * retire each.
+   *
+   * @return {@code lastHandOver}, or a larger copy of it when the keys outgrew it
+   */
+  private static int[] readKeys(
+      Table table,
+      RetiredKeys.Builder keys,
+      List<DeleteFile> keyFiles,
+      int[] lastHandOver,
+      int handOver) {
+    int[] last = lastHandOver;
     for (DeleteFile file : keyFiles) {
       if (file.recordCount() == 0) {
         continue; // a truncated hand-over's without keys: Iceberg's writer left no file
@@ -340,34 +341,26 @@ final class UpsertEvents {
       if (file.format() != FileFormat.PARQUET) {
         throw new IllegalStateException("Key file " + file.location() + " is not Parquet");
       }
+      Schema keySchema = keys.keySchema();
       InternalRecordWrapper internal = new InternalRecordWrapper(keySchema.asStruct());
       try (CloseableIterable<Record> rows =
           FormatModelRegistry.readBuilder(
                   FileFormat.PARQUET, Record.class, table.io().newInputFile(file.location()))
               .project(keySchema)
+              .reuseContainers()
               .build()) {
         for (Record row : rows) {
-          keys.add(copy(keySchema.asStruct(), internal.wrap(row)));
+          int key = keys.add(internal.wrap(row));
+          if (key >= last.length) {
+            last = Arrays.copyOf(last, last.length * 2);
+          }
+          last[key] = handOver;
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read key file " + file.location(), e);
       }
     }
-    return keys;
-  }
-
-  /** A copy of a (reused) wrapped row, nested structs included. */
-  private static GenericRecord copy(Types.StructType type, StructLike row) {
-    GenericRecord copy = GenericRecord.create(type);
-    List<Types.NestedField> fields = type.fields();
-    for (int i = 0; i < fields.size(); i++) {
-      Object value = row.get(i, Object.class);
-      if (value instanceof StructLike nested && fields.get(i).type().isStructType()) {
-        value = copy(fields.get(i).type().asStructType(), nested);
-      }
-      copy.set(i, value);
-    }
-    return copy;
+    return last;
   }
 
   List<DataFile> dataFiles() {

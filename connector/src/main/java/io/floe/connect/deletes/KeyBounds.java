@@ -4,11 +4,11 @@
  */
 package io.floe.connect.deletes;
 
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntBinaryOperator;
 import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.StructLike;
 
 /**
  * Checks a data file's column bounds against the retired keys themselves: a file needs reading only
@@ -20,83 +20,132 @@ import org.apache.iceberg.StructLike;
  * a walk over the keys within its bounds on that column.
  */
 final class KeyBounds {
-  private final boolean noKeys;
+  private final RetiredKeys keys;
   private final List<KeyColumn> columns;
-  private final Object[][] keys;
+  private final int[] sorted;
 
-  private KeyBounds(boolean noKeys, List<KeyColumn> columns, Object[][] keys) {
-    this.noKeys = noKeys;
-    this.columns = columns;
+  private KeyBounds(RetiredKeys keys, List<KeyColumn> columns, int[] sorted) {
     this.keys = keys;
+    this.columns = columns;
+    this.sorted = sorted;
   }
 
   static KeyBounds of(RetiredKeys retired) {
     List<KeyColumn> columns = KeyColumn.pruning(retired);
-    List<Object[]> keys = new ArrayList<>(retired.size());
+    int[] sorted = new int[columns.isEmpty() ? 0 : retired.size()];
     if (!columns.isEmpty()) {
-      for (StructLike key : retired) {
-        Object[] values = new Object[columns.size()];
-        for (int i = 0; i < values.length; i++) {
-          values[i] = columns.get(i).value(key);
-        }
-        keys.add(values);
+      KeyColumn first = columns.get(0);
+      for (int i = 0; i < sorted.length; i++) {
+        sorted[i] = i;
       }
-      Comparator<Object> first = columns.get(0).comparator();
-      keys.sort((a, b) -> first.compare(a[0], b[0]));
+      sort(sorted, (a, b) -> first.compare(retired, a, b));
     }
-    return new KeyBounds(retired.isEmpty(), columns, keys.toArray(new Object[0][]));
+    return new KeyBounds(retired, columns, sorted);
   }
 
   /** Whether {@code file} may hold a retired key, as far as its column bounds tell. */
   boolean mayHoldKey(ContentFile<?> file) {
-    if (noKeys || columns.isEmpty()) {
-      return !noKeys;
+    if (keys.isEmpty() || columns.isEmpty()) {
+      return !keys.isEmpty();
     }
     int n = columns.size();
-    Object[] lower = new Object[n];
-    Object[] upper = new Object[n];
+    Bound[] lower = new Bound[n];
+    Bound[] upper = new Bound[n];
     for (int i = 0; i < n; i++) {
-      lower[i] = columns.get(i).bound(file.lowerBounds());
-      upper[i] = columns.get(i).bound(file.upperBounds());
+      lower[i] = bound(columns.get(i), file.lowerBounds());
+      upper[i] = bound(columns.get(i), file.upperBounds());
     }
-    Comparator<Object> first = columns.get(0).comparator();
-    for (int k = firstAtLeast(lower[0], first); k < keys.length; k++) {
-      if (upper[0] != null && first.compare(keys[k][0], upper[0]) > 0) {
+    for (int k = firstAtLeast(lower[0]); k < sorted.length; k++) {
+      if (upper[0] != null && upper[0].compareWith(sorted[k]) > 0) {
         return false;
       }
-      if (withinOtherColumns(keys[k], lower, upper)) {
+      if (withinOtherColumns(sorted[k], lower, upper)) {
         return true;
       }
     }
     return false;
   }
 
-  private boolean withinOtherColumns(Object[] key, Object[] lower, Object[] upper) {
-    for (int i = 1; i < key.length; i++) {
-      Comparator<Object> order = columns.get(i).comparator();
-      if (lower[i] != null && order.compare(key[i], lower[i]) < 0
-          || upper[i] != null && order.compare(key[i], upper[i]) > 0) {
+  private boolean withinOtherColumns(int key, Bound[] lower, Bound[] upper) {
+    for (int i = 1; i < columns.size(); i++) {
+      if (lower[i] != null && lower[i].compareWith(key) < 0
+          || upper[i] != null && upper[i].compareWith(key) > 0) {
         return false;
       }
     }
     return true;
   }
 
-  /** The index of the first key whose first column is at least {@code lower} (0 when null). */
-  private int firstAtLeast(Object lower, Comparator<Object> order) {
+  /** The index in {@link #sorted} of the first key whose first column is at least {@code lower}. */
+  private int firstAtLeast(Bound lower) {
     if (lower == null) {
       return 0;
     }
     int low = 0;
-    int high = keys.length;
+    int high = sorted.length;
     while (low < high) {
       int mid = (low + high) >>> 1;
-      if (order.compare(keys[mid][0], lower) < 0) {
+      if (lower.compareWith(sorted[mid]) < 0) {
         low = mid + 1;
       } else {
         high = mid;
       }
     }
     return low;
+  }
+
+  private Bound bound(KeyColumn column, Map<Integer, ByteBuffer> bounds) {
+    Object value = column.bound(bounds);
+    if (value == null) {
+      return null;
+    }
+    byte[] encoded = keys.byteOrdered(column.leaf()) ? keys.encode(column.leaf(), value) : null;
+    return new Bound(column, value, encoded);
+  }
+
+  /** A file's bound on one column, compared with the keys' values of it. */
+  private final class Bound {
+    private final KeyColumn column;
+    private final Object value;
+    private final byte[] encoded;
+
+    Bound(KeyColumn column, Object value, byte[] encoded) {
+      this.column = column;
+      this.value = value;
+      this.encoded = encoded;
+    }
+
+    /** The sign of the key's value of the column minus this bound, in Iceberg's order. */
+    int compareWith(int key) {
+      return encoded != null
+          ? keys.compareTo(key, column.leaf(), encoded)
+          : column.comparator().compare(column.value(keys, key), value);
+    }
+  }
+
+  /** Sorts {@code values} by {@code order}, stably (a merge sort: no boxing of the numbers). */
+  private static void sort(int[] values, IntBinaryOperator order) {
+    int[] from = values;
+    int[] to = new int[values.length];
+    for (int width = 1; width < values.length; width *= 2) {
+      for (int low = 0; low < values.length; low += 2 * width) {
+        int mid = Math.min(low + width, values.length);
+        int high = Math.min(low + 2 * width, values.length);
+        int i = low;
+        int j = mid;
+        for (int k = low; k < high; k++) {
+          to[k] =
+              j >= high || i < mid && order.applyAsInt(from[i], from[j]) <= 0
+                  ? from[i++]
+                  : from[j++];
+        }
+      }
+      int[] swap = from;
+      from = to;
+      to = swap;
+    }
+    if (from != values) {
+      System.arraycopy(from, 0, values, 0, values.length);
+    }
   }
 }

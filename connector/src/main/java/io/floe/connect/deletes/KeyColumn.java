@@ -11,8 +11,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.iceberg.Accessor;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
@@ -30,15 +28,11 @@ import org.apache.iceberg.types.Type;
  * @param fieldId the column's field id
  * @param name the column's full name, dotted when nested
  * @param type the column's type
- * @param accessor reads the column's value from a key
+ * @param leaf the column's position among a key's values ({@link RetiredKeys#leafOf})
  * @param comparator Iceberg's order of the column's values
  */
 record KeyColumn(
-    int fieldId,
-    String name,
-    Type.PrimitiveType type,
-    Accessor<StructLike> accessor,
-    Comparator<Object> comparator) {
+    int fieldId, String name, Type.PrimitiveType type, int leaf, Comparator<Object> comparator) {
 
   private static final Set<Type.TypeID> ORDERED =
       EnumSet.of(
@@ -63,15 +57,26 @@ record KeyColumn(
                 id,
                 keys.keySchema().findColumnName(id),
                 type,
-                keys.keySchema().accessorForField(id),
+                keys.leafOf(id),
                 Comparators.forType(type)));
       }
     }
     return columns;
   }
 
-  Object value(StructLike key) {
-    return accessor.get(key);
+  /** The column's value in the key numbered {@code ordinal}. */
+  Object value(RetiredKeys keys, int ordinal) {
+    return keys.value(ordinal, leaf);
+  }
+
+  /**
+   * Compares the column's values in two keys in Iceberg's order: by their bytes where those order
+   * alike ({@link RetiredKeys#byteOrdered}), else by the values read back.
+   */
+  int compare(RetiredKeys keys, int ordinal, int other) {
+    return keys.byteOrdered(leaf)
+        ? keys.compare(ordinal, other, leaf)
+        : comparator.compare(value(keys, ordinal), value(keys, other));
   }
 
   /** The column's bound in {@code bounds} (a data file's lower or upper bounds), or null. */

@@ -6,7 +6,6 @@ package io.floe.connect.deletes;
 
 import java.util.List;
 import java.util.TreeSet;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 
@@ -44,14 +43,24 @@ final class KeyFilter {
 
   private static Expression column(KeyColumn column, RetiredKeys keys) {
     TreeSet<Object> values = new TreeSet<>(column.comparator());
-    for (StructLike key : keys) {
-      values.add(column.value(key));
+    int least = 0;
+    int most = 0;
+    for (int key = 0; key < keys.size(); key++) {
+      if (column.compare(keys, key, least) < 0) {
+        least = key;
+      }
+      if (column.compare(keys, key, most) > 0) {
+        most = key;
+      }
+      if (values.size() <= MAX_IN_VALUES) {
+        values.add(column.value(keys, key));
+      }
     }
     String name = column.name();
     Expression range =
         Expressions.and(
-            Expressions.greaterThanOrEqual(name, values.first()),
-            Expressions.lessThanOrEqual(name, values.last()));
+            Expressions.greaterThanOrEqual(name, column.value(keys, least)),
+            Expressions.lessThanOrEqual(name, column.value(keys, most)));
     if (values.size() > MAX_IN_VALUES) {
       return range;
     }

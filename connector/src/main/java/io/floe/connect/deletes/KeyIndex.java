@@ -312,8 +312,9 @@ final class KeyIndex {
 
   /** What a locate asks of the index and tells it back: one per attempt. */
   final class Lookup {
+    /** The retired keys' hashes, sorted, each once. */
     private final long[] retired;
-    private final Set<Long> retiredSet = new HashSet<>();
+
     private final Set<String> named = new HashSet<>();
     private final Set<String> read = new HashSet<>();
     private final Map<Long, Set<String>> sharedHashes = new HashMap<>();
@@ -321,12 +322,11 @@ final class KeyIndex {
 
     private Lookup(RetiredKeys keys) {
       this.baseId = snapshotId;
-      this.retired = new long[keys.size()];
+      long[] hashes = new long[keys.size()];
       int i = 0;
       for (StructLike key : keys) {
         long h = hash.applyAsLong(key);
-        retired[i++] = h;
-        retiredSet.add(h);
+        hashes[i++] = h;
         map.forEach(
             h,
             number -> {
@@ -335,6 +335,14 @@ final class KeyIndex {
               }
             });
       }
+      Arrays.sort(hashes);
+      int distinct = 0;
+      for (int k = 0; k < hashes.length; k++) {
+        if (k == 0 || hashes[k] != hashes[k - 1]) {
+          hashes[distinct++] = hashes[k];
+        }
+      }
+      this.retired = Arrays.copyOf(hashes, distinct);
     }
 
     /** The snapshot the lookup was made at, null for the empty table. */
@@ -366,7 +374,7 @@ final class KeyIndex {
     LiveKeyReader.OtherKeys otherKeys() {
       return (file, key) -> {
         long h = hash.applyAsLong(key);
-        if (retiredSet.contains(h)) {
+        if (Arrays.binarySearch(retired, h) >= 0) {
           synchronized (this) {
             sharedHashes.computeIfAbsent(h, x -> new HashSet<>()).add(file.location());
           }
@@ -399,11 +407,7 @@ final class KeyIndex {
         read.add(number);
       }
     }
-    Set<Long> done = new HashSet<>();
     for (long h : lookup.retired) {
-      if (!done.add(h)) {
-        continue;
-      }
       Set<String> shared = lookup.sharedHashes.getOrDefault(h, Set.of());
       map.retain(
           h,

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.stream.LongStream;
 import org.apache.iceberg.Accessor;
 import org.apache.iceberg.DataFile;
@@ -34,10 +35,13 @@ public final class SupersededRows {
   /**
    * Reads the key columns and row positions of {@code files}, which are not in the table yet.
    *
-   * @return for each file holding a key of {@code keys}, the positions of those rows
+   * @param keys the commit's keys
+   * @param retiredLater whether the key numbered so in {@code keys} is retired by a later part of
+   *     the commit than the one {@code files} belong to
+   * @return for each file holding such a key, the positions of those rows
    */
   public static List<LocatedRows.FileRows> locate(
-      Table table, List<DataFile> files, RetiredKeys keys) {
+      Table table, List<DataFile> files, RetiredKeys keys, IntPredicate retiredLater) {
     if (keys.isEmpty() || files.isEmpty()) {
       return List.of();
     }
@@ -59,7 +63,8 @@ public final class SupersededRows {
               .reuseContainers()
               .build()) {
         for (Record row : rows) {
-          if (keys.contains(key.wrap(internal.wrap(row)))) {
+          int ordinal = keys.ordinal(key.wrap(internal.wrap(row)));
+          if (ordinal >= 0 && retiredLater.test(ordinal)) {
             positions.add((Long) position.get(row));
             any = true;
           }
