@@ -31,7 +31,11 @@ public final class BenchCoordinator {
   private final TableCommitter committer;
   private long controlOffset;
 
-  public BenchCoordinator(Catalog catalog, String connectorName) {
+  /**
+   * A coordinator's commit, with a key index for every upsert table (in a budget of 2 GiB) when
+   * {@code keyIndex}.
+   */
+  public BenchCoordinator(Catalog catalog, String connectorName, boolean keyIndex) {
     ControlTopic topic =
         new ControlTopic(
             "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
@@ -41,7 +45,9 @@ public final class BenchCoordinator {
             GROUP,
             connectorName,
             topic,
-            KeyIndexSettings.off(),
+            keyIndex
+                ? new KeyIndexSettings(table -> true, 2L << 30, "bench")
+                : KeyIndexSettings.off(),
             ThreadPools.getWorkerPool());
   }
 

@@ -112,29 +112,37 @@ final class UpsertBench {
     }
     for (String compaction : property("growth.compaction", "off").split(",")) {
       boolean compact = compaction.trim().equals("on");
-      for (int version : ints(property("growth.versions", "3,2"))) {
-        for (ChangeLoad.KeyKind kind : keyKinds("growth", "sequential,uuid")) {
-          try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, version)) {
-            boolean warm = false;
-            for (long size : sizes) {
-              rig.preload(size - rig.load().keys(), fileRows);
-              if (!warm) {
-                rig.cycle(cycle, fraction, null);
-                warm = true;
-              }
-              long rows = rig.load().keys();
-              List<UpsertRig.Cycle> measured = new ArrayList<>();
-              double compactionSeconds = 0;
-              for (int i = 0; i < cycles; i++) {
-                measured.add(rig.cycle(cycle, fraction, null));
-                if (compact) {
-                  compactionSeconds += rig.compact();
+      for (String index : property("growth.key-index", "off").split(",")) {
+        boolean keyIndex = index.trim().equals("on");
+        for (int version : ints(property("growth.versions", "3,2"))) {
+          for (ChangeLoad.KeyKind kind : keyKinds("growth", "sequential,uuid")) {
+            try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, version, keyIndex)) {
+              boolean warm = false;
+              for (long size : sizes) {
+                rig.preload(size - rig.load().keys(), fileRows);
+                if (!warm) {
+                  rig.cycle(cycle, fraction, null);
+                  warm = true;
                 }
+                long rows = rig.load().keys();
+                List<UpsertRig.Cycle> measured = new ArrayList<>();
+                double compactionSeconds = 0;
+                for (int i = 0; i < cycles; i++) {
+                  measured.add(rig.cycle(cycle, fraction, null));
+                  if (compact) {
+                    compactionSeconds += rig.compact();
+                  }
+                }
+                report.growth(
+                    version,
+                    kind,
+                    keyIndex,
+                    rows,
+                    measured,
+                    compact ? compactionSeconds / cycles : -1);
               }
-              report.growth(
-                  version, kind, rows, measured, compact ? compactionSeconds / cycles : -1);
+              checkSummary(rig);
             }
-            checkSummary(rig);
           }
         }
       }
@@ -165,9 +173,15 @@ final class UpsertBench {
   }
 
   private UpsertRig rig(ChangeLoad.KeyKind kind, UpsertRig.Mode mode, int version) {
+    return rig(kind, mode, version, property("key-index", "off").equals("on"));
+  }
+
+  private UpsertRig rig(
+      ChangeLoad.KeyKind kind, UpsertRig.Mode mode, int version, boolean keyIndex) {
     String name = String.format(Locale.ROOT, "t%d_%s_%s_v%d", tables++, kind, mode, version);
     ChangeLoad load = new ChangeLoad(kind, rows("hot-keys", 200_000), 42L + tables);
-    return new UpsertRig(catalog, name.toLowerCase(Locale.ROOT), mode, version, load, resolutions);
+    return new UpsertRig(
+        catalog, name.toLowerCase(Locale.ROOT), mode, version, load, resolutions, keyIndex);
   }
 
   private void check(UpsertRig rig, long expectedRows) {

@@ -53,7 +53,12 @@ final class UpsertReport {
 
   /** A growth measurement; {@code compactionSeconds} per cycle, -1 without compaction. */
   private record Growth(
-      int version, ChangeLoad.KeyKind kind, long rows, Run run, double compactionSeconds) {}
+      int version,
+      ChangeLoad.KeyKind kind,
+      boolean keyIndex,
+      long rows,
+      Run run,
+      double compactionSeconds) {}
 
   private record Memory(ChangeLoad.KeyKind kind, int changes, long rows, UpsertRig.Cycle cycle) {}
 
@@ -75,6 +80,7 @@ final class UpsertReport {
   void growth(
       int version,
       ChangeLoad.KeyKind kind,
+      boolean keyIndex,
       long rows,
       List<UpsertRig.Cycle> cycles,
       double compactionSeconds) {
@@ -82,6 +88,7 @@ final class UpsertReport {
         new Growth(
             version,
             kind,
+            keyIndex,
             rows,
             new Run(kind, UpsertRig.Mode.UPSERT, 0, rows, cycles),
             compactionSeconds);
@@ -175,9 +182,9 @@ final class UpsertReport {
             fraction * 100,
             fileRows));
     out.append(
-        "| format | keys | table rows | commit s | locate s | files read / in table | rows read |"
-            + " delete files in table | worker s | compaction s |\n"
-            + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "| format | keys | key index | table rows | commit s | locate s | files read / in table |"
+            + " rows read | delete files in table | worker s | compaction s |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     growth.forEach(row -> out.append(growthLine(row)).append('\n'));
     return out.toString();
   }
@@ -186,9 +193,10 @@ final class UpsertReport {
     Run run = row.run();
     return String.format(
         Locale.ROOT,
-        "| v%d | %s | %,d | %.2f | %.2f | %s | %,d | %,d | %.2f | %s |",
+        "| v%d | %s | %s | %,d | %.2f | %.2f | %s | %,d | %,d | %.2f | %s |",
         row.version(),
         row.kind().label,
+        row.keyIndex() ? "on" : "off",
         row.rows(),
         run.median(c -> c.commitNanos() / 1e9),
         run.median(UpsertReport::locateSeconds),

@@ -106,7 +106,8 @@ final class UpsertRig implements AutoCloseable {
       Mode mode,
       int formatVersion,
       ChangeLoad load,
-      ResolutionCapture resolutions) {
+      ResolutionCapture resolutions,
+      boolean keyIndex) {
     this.catalog = catalog;
     this.name = "bench." + name;
     this.mode = mode;
@@ -127,7 +128,7 @@ final class UpsertRig implements AutoCloseable {
       props.put("iceberg.table." + this.name + ".id-columns", "id");
     }
     this.writer = SinkWriter.forTask(new FloeSinkConfig(props), catalog, new Refusals());
-    this.coordinator = new BenchCoordinator(catalog, "bench");
+    this.coordinator = new BenchCoordinator(catalog, "bench", keyIndex);
   }
 
   ChangeLoad load() {
