@@ -145,7 +145,7 @@ final class KeyCodec {
     }
   }
 
-  private static void writeString(CharSequence value, Bytes out) {
+  static void writeString(CharSequence value, Bytes out) {
     int chars = value.length();
     int utf8 = 0;
     for (int i = 0; i < chars; i++) {
@@ -443,6 +443,11 @@ final class KeyCodec {
         }
         bytes = Arrays.copyOf(bytes, (int) grown);
       }
+    }
+
+    /** Counts {@code length} bytes written straight into {@link #array()} after {@link #ensure}. */
+    void skip(int length) {
+      size += length;
     }
 
     void put(int b) {

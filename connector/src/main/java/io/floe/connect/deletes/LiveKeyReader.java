@@ -45,6 +45,7 @@ final class LiveKeyReader {
   private final RetiredKeys keys;
   private final Schema projection;
   private final TaskRows taskRows;
+  private final ParquetKeyScan scan;
   private final BitSet matchedKeys = new BitSet();
   private final AtomicLong rowsRead = new AtomicLong();
 
@@ -78,6 +79,7 @@ final class LiveKeyReader {
     columns.add(MetadataColumns.ROW_POSITION);
     this.projection = new Schema(columns);
     this.taskRows = new TaskRows(table);
+    this.scan = keys == null ? null : ParquetKeyScan.of(keys);
   }
 
   /** The live rows of the task's file holding a retired key, or null when it has none. */
@@ -95,19 +97,25 @@ final class LiveKeyReader {
     LongStream.Builder positions = LongStream.builder();
     BitSet matched = new BitSet();
     DataFile file = task.file();
-    PositionDeleteIndex deleted =
-        visit(
-            task,
-            others != null,
-            (key, position) -> {
-              int ordinal = keys.ordinal(key);
-              if (ordinal >= 0) {
-                matched.set(ordinal);
-                positions.add(position);
-              } else if (others != null) {
-                others.row(file, key);
-              }
-            });
+    PositionDeleteIndex[] scannedDeletes = new PositionDeleteIndex[1];
+    PositionDeleteIndex deleted;
+    if (others == null && scanned(task, matched, positions, scannedDeletes)) {
+      deleted = scannedDeletes[0];
+    } else {
+      deleted =
+          visit(
+              task,
+              others != null,
+              (key, position) -> {
+                int ordinal = keys.ordinal(key);
+                if (ordinal >= 0) {
+                  matched.set(ordinal);
+                  positions.add(position);
+                } else if (others != null) {
+                  others.row(file, key);
+                }
+              });
+    }
     if (matched.isEmpty()) {
       return null;
     }
@@ -115,6 +123,43 @@ final class LiveKeyReader {
       matchedKeys.or(matched);
     }
     return new LocatedRows.FileRows(file, positions.build().toArray(), deleted);
+  }
+
+  /**
+   * Reads the file with the {@link ParquetKeyScan} when it can: its deletes loaded as the generic
+   * read loads them, equality deletes (which only the generic read applies) declined.
+   *
+   * @param deletedOut given the file's deletes at the snapshot (null for none)
+   * @return whether the file was read; when not, nothing was told
+   */
+  private boolean scanned(
+      FileScanTask task,
+      BitSet matched,
+      LongStream.Builder positions,
+      PositionDeleteIndex[] deletedOut) {
+    if (scan == null) {
+      return false;
+    }
+    GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, tableSchema, projection);
+    if (deletes.hasEqDeletes()) {
+      return false;
+    }
+    PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
+    long read =
+        scan.scan(
+            io,
+            task.file(),
+            deleted,
+            (ordinal, position) -> {
+              matched.set(ordinal);
+              positions.add(position);
+            });
+    if (read < 0) {
+      return false;
+    }
+    rowsRead.addAndGet(read);
+    deletedOut[0] = deleted;
+    return true;
   }
 
   /**

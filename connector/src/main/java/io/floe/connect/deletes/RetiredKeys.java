@@ -254,7 +254,15 @@ public final class RetiredKeys implements Iterable<StructLike> {
     } catch (IllegalArgumentException e) {
       return NO_KEY; // a row without a key value holds no retired key
     }
-    int hash = hash(probe.array(), 0, probe.size());
+    return ordinalOf(probe.array(), probe.size());
+  }
+
+  /**
+   * The number of the key whose bytes, as {@link KeyCodec} writes keys, are the first {@code
+   * length} of {@code key}, or -1 if no such key is retired.
+   */
+  int ordinalOf(byte[] key, int length) {
+    int hash = hash(key, 0, length);
     int mask = slots.length - 1;
     for (int slot = hash & mask; ; slot = slot + 1 & mask) {
       int taken = slots[slot] - 1;
@@ -262,8 +270,7 @@ public final class RetiredKeys implements Iterable<StructLike> {
         return NO_KEY;
       }
       if (hashes[taken] == hash
-          && Arrays.equals(
-              bytes.array(), offsets[taken], offsets[taken + 1], probe.array(), 0, probe.size())) {
+          && Arrays.equals(bytes.array(), offsets[taken], offsets[taken + 1], key, 0, length)) {
         return taken;
       }
     }
