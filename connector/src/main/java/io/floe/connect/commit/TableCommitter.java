@@ -9,6 +9,7 @@ import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
 import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.deletes.KeyIndexes;
+import io.floe.connect.deletes.StagedUpsert;
 import io.floe.connect.deletes.UpsertCommit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +37,9 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CleanableFailure;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -44,8 +48,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits a cycle's pending manifests to their tables (ARCHITECTURE.md, "A cycle"), once per
- * physical table: all tables in one atomic multi-table commit when the catalog is a REST catalog
- * and no table is in upsert mode, otherwise one by one.
+ * physical table: all tables in one atomic multi-table commit when the catalog is a REST catalog,
+ * upsert tables included, otherwise one by one.
  *
  * <p>Before committing a table it reads the table's last control-topic position of this connector
  * from its snapshots; events below it are in the table already and are skipped (ARCHITECTURE.md,
@@ -268,10 +272,7 @@ final class TableCommitter {
       prepared.forEach(table -> failures.put(table.name(), cause));
       return new Outcome(committed, failures);
     }
-    // an upsert table commits on its own: it locates keys and retries conflicts itself
-    if (catalog instanceof RESTCatalog rest
-        && prepared.size() > 1
-        && prepared.stream().noneMatch(TableCommitter::isUpsert)) {
+    if (catalog instanceof RESTCatalog rest && prepared.size() > 1) {
       try {
         committed.putAll(commitAtomically(rest, prepared, cycle));
       } catch (RuntimeException e) {
@@ -346,31 +347,121 @@ final class TableCommitter {
     return withSnapshot(result, prepared.table(), cycle.commitId());
   }
 
+  /**
+   * Commits every table of the cycle in one REST transaction: an append table's fast append, an
+   * upsert table's staged attempt ({@link UpsertCommit#stage}). Each table's part requires that its
+   * main branch is still at the snapshot the part was built on (the requirements {@link
+   * TableCommit#create} derives from the start metadata), so any commit that landed meanwhile on
+   * any of the tables fails the whole transaction, and the catalog applies none of it. After such a
+   * conflict ({@code CommitFailedException}), or a validation that failed while staging, every
+   * table is refreshed and built again, up to {@link #UPSERT_ATTEMPTS} times; the staged attempts'
+   * delete files are deleted. After any other failure they are deleted only when the transaction
+   * certainly did not land, and the tables fail.
+   */
   private Map<String, TableResult> commitAtomically(
       RESTCatalog rest, List<Prepared> tables, Cycle cycle) {
-    List<TableCommit> commits = new ArrayList<>();
-    Map<String, TableResult> results = new LinkedHashMap<>();
+    Map<String, UpsertEvents> upserts = new LinkedHashMap<>();
     for (Prepared prepared : tables) {
-      Transaction transaction = prepared.table().newTransaction();
-      AppendFiles append = transaction.newFastAppend();
-      TableResult result = fill(append, prepared, cycle);
-      results.put(prepared.name(), result);
-      append.commit();
-      recordLastCommit(transaction, prepared, cycle, result.validThroughMs());
-      BaseTransaction base = (BaseTransaction) transaction;
-      commits.add(
-          TableCommit.create(
-              TableIdentifier.parse(prepared.name()),
-              base.startMetadata(),
-              base.currentMetadata()));
+      if (isUpsert(prepared)) {
+        upserts.put(prepared.name(), UpsertEvents.read(prepared.table(), prepared.events()));
+      }
     }
-    rest.commitTransaction(commits);
+    for (int attempt = 1; ; attempt++) {
+      if (attempt > 1) {
+        tables.forEach(prepared -> prepared.table().refresh());
+      }
+      List<TableCommit> commits = new ArrayList<>();
+      Map<String, TableResult> results = new LinkedHashMap<>();
+      Map<String, StagedUpsert> staged = new LinkedHashMap<>();
+      boolean sent = false;
+      try {
+        for (Prepared prepared : tables) {
+          UpsertEvents events = upserts.get(prepared.name());
+          Transaction transaction;
+          if (events == null) {
+            transaction = prepared.table().newTransaction();
+            AppendFiles append = transaction.newFastAppend();
+            TableResult result = fill(append, prepared, cycle);
+            results.put(prepared.name(), result);
+            append.commit();
+            recordLastCommit(transaction, prepared, cycle, result.validThroughMs());
+          } else {
+            Long[] validThrough = new Long[1];
+            StagedUpsert attemptOf =
+                upsertCommit(prepared)
+                    .stage(
+                        events.keys(),
+                        events.dataFiles(),
+                        events.superseded(),
+                        events.truncated(),
+                        "floe-" + cycle.commitId(),
+                        beforeUpsertCommit(prepared, events, cycle, validThrough));
+            staged.put(prepared.name(), attemptOf);
+            results.put(prepared.name(), upsertResult(prepared, events, validThrough[0]));
+            transaction = attemptOf.transaction();
+          }
+          BaseTransaction base = (BaseTransaction) transaction;
+          commits.add(
+              TableCommit.create(
+                  TableIdentifier.parse(prepared.name()),
+                  base.startMetadata(),
+                  base.currentMetadata()));
+        }
+        sent = true;
+        rest.commitTransaction(commits);
+      } catch (ValidationException | CommitFailedException e) {
+        staged.values().forEach(StagedUpsert::discard);
+        if (attempt >= UPSERT_ATTEMPTS) {
+          throw e;
+        }
+        LOG.warn(
+            "Tables {}: the transaction of cycle {} failed ({}); building it again from the"
+                + " tables' new snapshots (attempt {} of {})",
+            tables.stream().map(Prepared::name).toList(),
+            cycle.commitId(),
+            e.getMessage(),
+            attempt + 1,
+            UPSERT_ATTEMPTS);
+        continue;
+      } catch (RuntimeException e) {
+        // nothing was sent while staging; a transaction sent may have landed unless it certainly
+        // failed
+        if (!sent || e instanceof CleanableFailure) {
+          staged.values().forEach(StagedUpsert::discard);
+        } else {
+          staged.values().forEach(attemptOf -> attemptOf.keep(e));
+        }
+        throw e;
+      }
+      return committedTogether(tables, cycle, results, upserts, staged, attempt);
+    }
+  }
+
+  /**
+   * After a cycle's transaction landed: each table's result with its new snapshot, then, for the
+   * upsert tables, the key index told, the commit logged and the transport files deleted.
+   */
+  private Map<String, TableResult> committedTogether(
+      List<Prepared> tables,
+      Cycle cycle,
+      Map<String, TableResult> results,
+      Map<String, UpsertEvents> upserts,
+      Map<String, StagedUpsert> staged,
+      int attempts) {
     Map<String, TableResult> committed = new LinkedHashMap<>();
     for (Prepared prepared : tables) {
       prepared.table().refresh();
       committed.put(
           prepared.name(),
           withSnapshot(results.get(prepared.name()), prepared.table(), cycle.commitId()));
+    }
+    for (Prepared prepared : tables) {
+      UpsertEvents events = upserts.get(prepared.name());
+      if (events != null) {
+        UpsertCommit.Outcome outcome = staged.get(prepared.name()).landed(attempts);
+        logUpsert(prepared, cycle, events, outcome);
+        events.deleteTransportFiles(prepared.table());
+      }
     }
     return committed;
   }
@@ -486,29 +577,67 @@ final class TableCommitter {
     UpsertEvents events = UpsertEvents.read(prepared.table(), prepared.events());
     Long[] validThrough = new Long[1];
     UpsertCommit.Outcome outcome =
-        new UpsertCommit(
-                prepared.table(), UPSERT_ATTEMPTS, keyIndexes.forTable(prepared.name()), readers)
+        upsertCommit(prepared)
             .commit(
                 events.keys(),
                 events.dataFiles(),
                 events.superseded(),
                 events.truncated(),
                 "floe-" + cycle.commitId(),
-                new UpsertCommit.BeforeCommit() {
-                  @Override
-                  public void prepare(RowDelta delta, Snapshot base) {
-                    validThrough[0] = mark(delta, prepared, cycle);
-                    if (events.truncated()) {
-                      delta.set(CommitMarks.TRUNCATED_AT, describe(events.truncates()));
-                    }
-                  }
-
-                  @Override
-                  public void applied(Transaction transaction) {
-                    recordLastCommit(transaction, prepared, cycle, validThrough[0]);
-                  }
-                });
+                beforeUpsertCommit(prepared, events, cycle, validThrough));
     prepared.table().refresh();
+    logUpsert(prepared, cycle, events, outcome);
+    TableResult result =
+        withSnapshot(
+            upsertResult(prepared, events, validThrough[0]), prepared.table(), cycle.commitId());
+    events.deleteTransportFiles(prepared.table());
+    return result;
+  }
+
+  private UpsertCommit upsertCommit(Prepared prepared) {
+    return new UpsertCommit(
+        prepared.table(), UPSERT_ATTEMPTS, keyIndexes.forTable(prepared.name()), readers);
+  }
+
+  /**
+   * What an upsert commit adds to each attempt: the cycle's marks and the check that no commit of
+   * this connector landed since (into {@code validThrough}, the table's watermark), the truncates,
+   * and the {@link CommitMarks#LAST_COMMIT} property.
+   */
+  private UpsertCommit.BeforeCommit beforeUpsertCommit(
+      Prepared prepared, UpsertEvents events, Cycle cycle, Long[] validThrough) {
+    return new UpsertCommit.BeforeCommit() {
+      @Override
+      public void prepare(RowDelta delta, Snapshot base) {
+        validThrough[0] = mark(delta, prepared, cycle);
+        if (events.truncated()) {
+          delta.set(CommitMarks.TRUNCATED_AT, describe(events.truncates()));
+        }
+      }
+
+      @Override
+      public void applied(Transaction transaction) {
+        recordLastCommit(transaction, prepared, cycle, validThrough[0]);
+      }
+    };
+  }
+
+  /** An upsert table's result, before its snapshot is known. */
+  private static TableResult upsertResult(
+      Prepared prepared, UpsertEvents events, Long validThroughMs) {
+    return new TableResult(
+        null,
+        prepared.events().size(),
+        events.dataFiles().size(),
+        events.records(),
+        events.bytes(),
+        validThroughMs,
+        prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()),
+        0);
+  }
+
+  private static void logUpsert(
+      Prepared prepared, Cycle cycle, UpsertEvents events, UpsertCommit.Outcome outcome) {
     if (events.truncated()) {
       LOG.info(
           "Table {}: cycle {} emptied the table before adding its changes, for the truncates read"
@@ -528,21 +657,6 @@ final class TableCommitter {
         outcome.deletes().added().size(),
         outcome.deletes().rewritten().size(),
         outcome.resolution());
-    TableResult result =
-        withSnapshot(
-            new TableResult(
-                null,
-                prepared.events().size(),
-                events.dataFiles().size(),
-                events.records(),
-                events.bytes(),
-                validThrough[0],
-                prepared.base().map(CommitMarks.Mark::sourceOffsets).orElse(Map.of()),
-                0),
-            prepared.table(),
-            cycle.commitId());
-    events.deleteTransportFiles(prepared.table());
-    return result;
   }
 
   /**

@@ -190,32 +190,13 @@ public final class UpsertCommit {
       if (attempt > 1) {
         table.refresh();
       }
-      Snapshot base = table.currentSnapshot();
-      Long baseId = base == null ? null : base.snapshotId();
-      KeyIndex.Lookup lookup = truncate ? null : index.lookup(table, base, keys);
-      TableContents removed = truncate ? TableContents.of(table, base) : TableContents.EMPTY;
-      LocatedRows located =
-          truncate
-              ? new LocatedRows(baseId, List.of(), ResolutionStats.none(removed.dataFiles().size()))
-              : locator.locate(base, keys, lookup);
-      LocatedRows rows = located.plus(superseded);
-      WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
+      StagedUpsert staged = locateAndWrite(keys, dataFiles, superseded, truncate, namePrefix);
+      Long baseId = staged.baseSnapshotId();
       try {
-        Transaction transaction = table.newTransaction();
-        RowDelta delta =
-            truncate
-                ? UpsertDelta.fillTruncating(
-                    transaction.newRowDelta(), baseId, removed, dataFiles, deletes)
-                : UpsertDelta.fill(transaction.newRowDelta(), baseId, dataFiles, deletes, keys);
-        if (manifestReaders != null) {
-          delta.scanManifestsWith(manifestReaders);
-        }
-        beforeCommit.prepare(delta, base);
-        delta.commit();
-        beforeCommit.applied(transaction);
-        transaction.commitTransaction();
+        staged.apply(beforeCommit, manifestReaders);
+        staged.transaction().commitTransaction();
       } catch (ValidationException | CommitFailedException e) {
-        discard(deletes);
+        staged.discard();
         if (attempt >= maxAttempts) {
           throw e;
         }
@@ -234,10 +215,10 @@ public final class UpsertCommit {
         // table's current one (another writer rolled the table back meanwhile) while it applies
         // the changes, before it sends anything; any other cause may have come after the commit
         if (!rolledBack(baseId)) {
-          keep(deletes, baseId, e);
+          staged.keep(e);
           throw e;
         }
-        discard(deletes);
+        staged.discard();
         if (attempt >= maxAttempts) {
           throw e;
         }
@@ -252,38 +233,61 @@ public final class UpsertCommit {
         continue;
       } catch (RuntimeException e) {
         if (e instanceof CleanableFailure) {
-          discard(deletes);
+          staged.discard();
         } else {
-          keep(deletes, baseId, e);
+          staged.keep(e);
         }
         throw e;
       }
-      if (truncate) {
-        index.truncated();
-        LOG.info(
-            "Table {}: truncated: removed its {} data files ({} rows) and {} delete files of"
-                + " snapshot {}",
-            table.name(),
-            removed.dataFiles().size(),
-            removed.records(),
-            removed.deleteFiles().size(),
-            baseId);
-      } else {
-        index.committed(table, lookup, deletes);
-      }
-      LOG.info(
-          "Table {}: committed {} data files and {} delete files ({} rows deleted, {} delete"
-              + " files replaced) from snapshot {} after {} attempt(s); resolution {}",
-          table.name(),
-          dataFiles.size(),
-          deletes.added().size(),
-          deletes.rowsDeleted(),
-          deletes.rewritten().size(),
-          baseId,
-          attempt,
-          rows.stats());
-      return new Outcome(attempt, rows.stats(), deletes);
+      return staged.landed(attempt);
     }
+  }
+
+  /**
+   * One attempt of {@link #commit(RetiredKeys, List, List, boolean, String, BeforeCommit)} from the
+   * table's current snapshot as the caller loaded or refreshed it, short of committing: the keys
+   * located, their deletes written, the row delta filled and applied to a new transaction of the
+   * table, whose commit is the caller's. Nothing is sent to the catalog: when staging fails, its
+   * delete files are deleted and the exception goes to the caller. After the commit the caller says
+   * how it went ({@link StagedUpsert#landed}, {@link StagedUpsert#discard} or {@link
+   * StagedUpsert#keep}); when it failed, a new attempt is staged from the refreshed table.
+   */
+  public StagedUpsert stage(
+      RetiredKeys keys,
+      List<DataFile> dataFiles,
+      List<LocatedRows.FileRows> superseded,
+      boolean truncate,
+      String namePrefix,
+      BeforeCommit beforeCommit) {
+    StagedUpsert staged = locateAndWrite(keys, dataFiles, superseded, truncate, namePrefix);
+    try {
+      staged.apply(beforeCommit, manifestReaders);
+    } catch (RuntimeException e) {
+      staged.discard();
+      throw e;
+    }
+    return staged;
+  }
+
+  /** Locates the keys in the table's current snapshot and writes their deletes. */
+  private StagedUpsert locateAndWrite(
+      RetiredKeys keys,
+      List<DataFile> dataFiles,
+      List<LocatedRows.FileRows> superseded,
+      boolean truncate,
+      String namePrefix) {
+    Snapshot base = table.currentSnapshot();
+    Long baseId = base == null ? null : base.snapshotId();
+    KeyIndex.Lookup lookup = truncate ? null : index.lookup(table, base, keys);
+    TableContents removed = truncate ? TableContents.of(table, base) : TableContents.EMPTY;
+    LocatedRows located =
+        truncate
+            ? new LocatedRows(baseId, List.of(), ResolutionStats.none(removed.dataFiles().size()))
+            : locator.locate(base, keys, lookup);
+    LocatedRows rows = located.plus(superseded);
+    WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
+    return new StagedUpsert(
+        table, index, base, keys, dataFiles, truncate, removed, lookup, rows, deletes);
   }
 
   /** Whether {@code baseId} is no longer in the history of the table's current snapshot. */
@@ -294,29 +298,5 @@ public final class UpsertCommit {
     table.refresh();
     Snapshot current = table.currentSnapshot();
     return current == null || !SnapshotUtil.isAncestorOf(table, current.snapshotId(), baseId);
-  }
-
-  /** Keeps the files of an attempt whose commit may have landed, saying so. */
-  private void keep(WrittenDeletes deletes, Long baseId, RuntimeException e) {
-    LOG.warn(
-        "Table {}: the outcome of the commit from snapshot {} is not known ({}); its {} delete"
-            + " files are kept",
-        table.name(),
-        baseId,
-        e.getClass().getSimpleName(),
-        deletes.fileLocations().size());
-  }
-
-  /** Deletes the files of an attempt that was not committed. */
-  private void discard(WrittenDeletes deletes) {
-    for (String location : deletes.fileLocations()) {
-      try {
-        table.io().deleteFile(location);
-      } catch (RuntimeException e) {
-        // an uncommitted file holds no data of the table: left behind, it is only an orphan
-        LOG.warn(
-            "Table {}: could not delete uncommitted delete file {}", table.name(), location, e);
-      }
-    }
   }
 }

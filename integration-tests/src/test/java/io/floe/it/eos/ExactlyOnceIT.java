@@ -19,6 +19,7 @@ import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +37,9 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -968,6 +972,88 @@ class ExactlyOnceIT {
     assertNoCycleTwiceInATable(name);
     oracle.assertExactlyOnce(admin, "connect-" + name, name, 4000);
     worker1.rest().deleteConnector(name);
+  }
+
+  /**
+   * As {@link #aCycleCommitsToAllItsTablesOrToNone}, with table b in upsert mode (keyed by id):
+   * each round sends every id again, so table a appends every record and table b replaces its rows.
+   * The cycle's transaction holds both tables' parts: a commit failed unapplied goes into both on
+   * the retry, one that landed with a lost answer is found in both and not committed again, and
+   * table b ends holding each of its ids once, from its last record.
+   */
+  @Test
+  void aCycleCommitsToItsUpsertAndAppendTablesOrToNone() throws Exception {
+    String name = "atomicupsert";
+    broker.createTopic(name, 4);
+    Map<String, String> config = connector(name, name, 2);
+    config.put("iceberg.table.db." + name + "_b.upsert-mode-enabled", "true");
+    config.put("iceberg.table.db." + name + "_b.id-columns", "id");
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name);
+    events.send(name, 4, 0, 1000);
+    // total-records counts the data files' rows, deleted ones too: 1000 more each round
+    await("rows of the first round", oracle::rowCount, 1000, CONVERGE);
+    awaitEveryPartitionOwned(name, 2);
+    ConnectWorker coordinator = coordinatorHost(name);
+    LogFile coordinatorLog = coordinator.logFile();
+    int failures = rest.injectedFailures();
+
+    // the transaction fails before the catalog applies it: the retry commits both tables' parts
+    long mark = coordinatorLog.mark();
+    rest.failBeforeApplying(RestCatalogServer.TRANSACTION_COMMIT, 1);
+    events.send(name, 4, 0, 1000);
+    String unapplied = coordinatorLog.await(COMMIT_FAILED, mark, CONVERGE).group(1);
+    await("rows of the second round", oracle::rowCount, 2000, CONVERGE);
+    assertThat(rest.injectedFailures()).as("commits failed unapplied").isEqualTo(failures + 1);
+    assertCycleInBothTablesOnce(name, unapplied);
+    assertUpsertAndAppendTables(name, 2);
+
+    // the transaction lands, but the coordinator gets a 500: it finds it in both tables
+    long skippedBefore = manifestsAlreadyCommitted(coordinator, name);
+    mark = coordinatorLog.mark();
+    rest.failAfterApplying(RestCatalogServer.TRANSACTION_COMMIT, 1);
+    events.send(name, 4, 0, 1000);
+    String ambiguous = coordinatorLog.await(COMMIT_FAILED, mark, CONVERGE).group(1);
+    awaitManifestsAlreadyCommitted(coordinator, name, skippedBefore);
+    await("rows of the third round", oracle::rowCount, 3000, CONVERGE);
+    assertThat(rest.injectedFailures()).as("commits failed once applied").isEqualTo(failures + 2);
+    assertCycleInBothTablesOnce(name, ambiguous);
+    assertNoCycleTwiceInATable(name);
+    assertUpsertAndAppendTables(name, 3);
+    worker1.rest().deleteConnector(name);
+  }
+
+  /**
+   * After {@code rounds} rounds of ids 0 to 999 over 4 partitions: table a holds every even id's
+   * record of every round once, table b each odd id once, from the last round's record.
+   */
+  private void assertUpsertAndAppendTables(String name, int rounds) {
+    TableOracle appended = new TableOracle(catalog, List.of("db." + name + "_a"));
+    List<TableOracle.Origin> origins = appended.origins();
+    assertThat(origins).as("rows of the append table").hasSize(500 * rounds);
+    assertThat(new HashSet<>(origins)).as("distinct origins").hasSize(500 * rounds);
+    appended.assertNoFileInTwoSnapshots();
+    Map<Long, Long> offsets = new HashMap<>();
+    Table upserts = catalog.loadTable(TableIdentifier.of("db", name + "_b"));
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(upserts).build()) {
+      for (Record row : rows) {
+        Record kafka = (Record) row.getField("_kafka");
+        assertThat(offsets.put((Long) row.getField("id"), (Long) kafka.getField("offset")))
+            .as("rows of id %s in the upsert table", row.getField("id"))
+            .isNull();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<Long, Long> expected = new HashMap<>();
+    for (long id = 1; id < 1000; id += 2) {
+      // the round's 1000 ids go round-robin over 4 partitions: 250 records a partition a round
+      expected.put(id, 250L * (rounds - 1) + id / 4);
+    }
+    assertThat(offsets)
+        .as("the upsert table's ids and the offsets of their rows")
+        .isEqualTo(expected);
   }
 
   private static Pattern commitFailedAgain(String cycle) {
