@@ -63,24 +63,16 @@ class CompactionTest {
     return rows;
   }
 
-  private static List<FileScanTask> tasks(Table table) {
-    table.refresh();
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
-      planned.forEach(tasks::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
-  }
-
   private static int partitions(Table table) {
     return (int)
-        tasks(table).stream().map(task -> task.file().partition().toString()).distinct().count();
+        DeleteTables.tasks(table).stream()
+            .map(task -> task.file().partition().toString())
+            .distinct()
+            .count();
   }
 
   private static long deleteFiles(Table table) {
-    return tasks(table).stream().mapToLong(task -> task.deletes().size()).sum();
+    return DeleteTables.tasks(table).stream().mapToLong(task -> task.deletes().size()).sum();
   }
 
   /** Six small files of twenty rows, then three keys retired from two of them. */
@@ -106,7 +98,7 @@ class CompactionTest {
 
     assertThat(result.groups()).isEqualTo(partitions);
     assertThat(result.groupsDropped()).isZero();
-    assertThat(tasks(table)).hasSize(partitions);
+    assertThat(DeleteTables.tasks(table)).hasSize(partitions);
     assertThat(deleteFiles(table)).isZero();
     assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(117);
     assertThat(table.currentSnapshot().operation()).isEqualTo(DataOperations.REPLACE);
@@ -194,7 +186,7 @@ class CompactionTest {
 
     assertThat(result.filesRewritten()).isEqualTo(4);
     assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(78);
-    List<FileScanTask> files = tasks(table);
+    List<FileScanTask> files = DeleteTables.tasks(table);
     assertThat(files).hasSize(1);
     assertThat(files.get(0).file().sortOrderId()).isEqualTo(table.sortOrder().orderId());
     List<Long> ids = new ArrayList<>();
@@ -210,7 +202,7 @@ class CompactionTest {
   /** The live deletion vector of each data file, by the data file's location. */
   private static Map<String, DeleteFile> vectors(Table table) {
     Map<String, DeleteFile> vectors = new java.util.TreeMap<>();
-    for (FileScanTask task : tasks(table)) {
+    for (FileScanTask task : DeleteTables.tasks(table)) {
       for (DeleteFile delete : task.deletes()) {
         vectors.put(task.file().location(), delete);
       }
@@ -222,7 +214,7 @@ class CompactionTest {
    * The location of the data file holding the row {@code id}: files of 20 rows, appended in order.
    */
   private static String dataFileOf(Table table, long id) {
-    for (FileScanTask task : tasks(table)) {
+    for (FileScanTask task : DeleteTables.tasks(table)) {
       if (task.file().dataSequenceNumber() == id / 20 + 1) {
         return task.file().location();
       }
@@ -237,7 +229,7 @@ class CompactionTest {
         org.apache.iceberg.MetadataColumns.schemaWithRowLineage(schema);
     io.floe.connect.files.TaskRows reader = new io.floe.connect.files.TaskRows(table);
     Map<Object, String> lineage = new java.util.HashMap<>();
-    for (FileScanTask task : tasks(table)) {
+    for (FileScanTask task : DeleteTables.tasks(table)) {
       org.apache.iceberg.data.GenericDeleteFilter deletes =
           new org.apache.iceberg.data.GenericDeleteFilter(table.io(), task, schema, projection);
       try (CloseableIterable<Record> rows =
@@ -274,7 +266,7 @@ class CompactionTest {
     Compaction.Result second = Compaction.compact(table, EAGER, Marks.NONE, THREADS, () -> false);
     assertThat(second.groups()).isEqualTo(partitions - 1);
     assertThat(second.groupsLeft()).isZero();
-    assertThat(tasks(table)).hasSize(partitions);
+    assertThat(DeleteTables.tasks(table)).hasSize(partitions);
     assertThat(sorted(tables.load(table))).isEqualTo(before);
   }
 
@@ -298,7 +290,7 @@ class CompactionTest {
     assertThat(result.filesRewritten()).isEqualTo(1);
     assertThat(deleteFiles(table)).isZero();
     assertThat(sorted(tables.load(table))).isEqualTo(before).hasSize(60);
-    assertThat(tasks(table).get(0).file().recordCount()).isEqualTo(60);
+    assertThat(DeleteTables.tasks(table).get(0).file().recordCount()).isEqualTo(60);
   }
 
   @ParameterizedTest(name = "format v{0}")
@@ -347,7 +339,7 @@ class CompactionTest {
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
     List<DeleteFile> none = new ArrayList<>();
-    tasks(table).forEach(task -> none.addAll(task.deletes()));
+    DeleteTables.tasks(table).forEach(task -> none.addAll(task.deletes()));
     assertThat(none).isEmpty();
   }
 }

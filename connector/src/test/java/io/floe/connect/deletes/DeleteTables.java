@@ -25,6 +25,7 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -220,6 +221,18 @@ final class DeleteTables implements BeforeEachCallback, AfterEachCallback {
     files.forEach(append::appendFile);
     append.commit();
     return files;
+  }
+
+  /** The table's current data files, each as one scan task; the table refreshed first. */
+  static List<FileScanTask> tasks(Table table) {
+    table.refresh();
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
   }
 
   static List<Record> read(Table table) {

@@ -413,7 +413,7 @@ class KeyIndexTest {
   /** Another writer rewrites one data file's live rows into a new file (and drops its deletes). */
   private void compactOneFile() {
     Table other = other();
-    List<FileScanTask> tasks = tasks(other);
+    List<FileScanTask> tasks = DeleteTables.tasks(other);
     if (tasks.isEmpty()) {
       return;
     }
@@ -449,7 +449,7 @@ class KeyIndexTest {
     RewriteFiles rewrite =
         other.newRewrite().validateFromSnapshot(other.currentSnapshot().snapshotId());
     Set<String> deletes = new HashSet<>();
-    for (FileScanTask task : tasks(other)) {
+    for (FileScanTask task : DeleteTables.tasks(other)) {
       rewrite.deleteFile(task.file());
       for (DeleteFile delete : task.deletes()) {
         if (deletes.add(delete.location() + "#" + delete.contentOffset())) {
@@ -480,16 +480,6 @@ class KeyIndexTest {
     if (parent != null && other.snapshot(parent) != null) {
       other.manageSnapshots().rollbackTo(parent).commit();
     }
-  }
-
-  private static List<FileScanTask> tasks(Table table) {
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
-      planned.forEach(tasks::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
   }
 
   private static Map<Long, Integer> counts(List<Record> rows) {

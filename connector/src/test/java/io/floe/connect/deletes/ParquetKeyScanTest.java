@@ -7,8 +7,6 @@ package io.floe.connect.deletes;
 import static io.floe.connect.deletes.DeleteTables.append;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -28,7 +26,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -112,7 +109,7 @@ class ParquetKeyScanTest {
       assertThat(scan).as("a scan of %s", columns).isNotNull();
       LiveKeyReader generic = LiveKeyReader.allRows(table, keySchema);
       int files = 0;
-      for (FileScanTask task : tasks(table)) {
+      for (FileScanTask task : DeleteTables.tasks(table)) {
         Set<String> expected = new TreeSet<>();
         long[] expectedLive = new long[1];
         PositionDeleteIndex deleted =
@@ -167,7 +164,7 @@ class ParquetKeyScanTest {
       Table table, Schema keySchema, Set<Integer> columns, Random random) {
     RetiredKeys.Builder builder = RetiredKeys.builder(table.schema(), new HashSet<>(columns));
     LiveKeyReader all = LiveKeyReader.allRows(table, keySchema);
-    for (FileScanTask task : tasks(table)) {
+    for (FileScanTask task : DeleteTables.tasks(table)) {
       all.visit(
           task,
           true,
@@ -182,15 +179,5 @@ class ParquetKeyScanTest {
           });
     }
     return builder.build();
-  }
-
-  private static List<FileScanTask> tasks(Table table) {
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
-      planned.forEach(tasks::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
   }
 }
