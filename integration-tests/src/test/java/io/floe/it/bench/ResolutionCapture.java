@@ -5,7 +5,7 @@
 package io.floe.it.bench;
 
 import io.floe.connect.deletes.ResolutionStats;
-import io.floe.connect.deletes.UpsertCommit;
+import io.floe.connect.deletes.StagedUpsert;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -17,7 +17,7 @@ import org.apache.logging.log4j.core.config.Property;
 
 /**
  * What the last upsert commit's key location cost ({@link ResolutionStats}: files planned and read,
- * rows read, time), taken from the {@link UpsertCommit} log line that reports it; the rest of Floe
+ * rows read, time), taken from the {@link StagedUpsert} log line that reports it; the rest of Floe
  * is quietened to warnings so that the benchmark's own output stays readable.
  */
 final class ResolutionCapture extends AbstractAppender {
@@ -33,9 +33,9 @@ final class ResolutionCapture extends AbstractAppender {
     LoggerContext context = (LoggerContext) LogManager.getContext(false);
     Configuration config = context.getConfiguration();
     config.getLoggerConfig("io.floe").setLevel(Level.WARN);
-    LoggerConfig commits = new LoggerConfig(UpsertCommit.class.getName(), Level.INFO, false);
+    LoggerConfig commits = new LoggerConfig(StagedUpsert.class.getName(), Level.INFO, false);
     commits.addAppender(capture, Level.INFO, null);
-    config.addLogger(UpsertCommit.class.getName(), commits);
+    config.addLogger(StagedUpsert.class.getName(), commits);
     context.updateLoggers();
     return capture;
   }

@@ -75,6 +75,21 @@ final class DebeziumStream {
     return records;
   }
 
+  /**
+   * A part of a snapshot too large to hold at once: reads of keys {@code from} to {@code to - 1}.
+   * Call it for consecutive ranges from 0, before any change.
+   */
+  List<ProducerRecord<String, String>> snapshot(long from, long to) {
+    List<ProducerRecord<String, String>> records = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      Row row = new Row(id, "customer-" + id, 0);
+      live.put(id, row);
+      records.add(change(id, "r", null, row));
+    }
+    nextId = Math.max(nextId, to);
+    return records;
+  }
+
   /** {@code count} changes after the snapshot; deletes come with their tombstones. */
   List<ProducerRecord<String, String>> changes(int count) {
     List<ProducerRecord<String, String>> records = new ArrayList<>();
