@@ -54,9 +54,19 @@ class UpsertBenchIT {
   private static void part(String name, String heap) throws Exception {
     List<String> jvm = new ArrayList<>();
     jvm.add(System.getProperty("bench.upsert.heap", heap));
+    // further options of the child's JVM, separated by spaces (a flight recording, say)
+    for (String option : System.getProperty("bench.upsert.jvm", "").split(" ")) {
+      if (!option.isBlank()) {
+        jvm.add(option);
+      }
+    }
     // the benchmark's settings reach the child as they were given
     System.getProperties().stringPropertyNames().stream()
-        .filter(key -> key.startsWith("bench.upsert.") && !key.equals("bench.upsert.heap"))
+        .filter(
+            key ->
+                key.startsWith("bench.upsert.")
+                    && !key.equals("bench.upsert.heap")
+                    && !key.equals("bench.upsert.jvm"))
         .sorted()
         .forEach(key -> jvm.add("-D" + key + "=" + System.getProperty(key)));
     WriterBenchIT.Child child =
