@@ -61,6 +61,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * offset of the topic. The upsert table must then hold exactly the source's live rows; the appended
  * table every record that has a value. Not part of the default build:
  *
+ * <p>{@code -Dbench.cdc.modes=upsert} runs one mode only; {@code -Dbench.cdc.jfr=true} records each
+ * worker's run in its directory ({@code <connector>.jfr}).
+ *
  * <pre>
  * mvn -B -Pbench verify -pl integration-tests -am -Dtest=none \
  *   -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=CdcThroughputIT
@@ -74,6 +77,9 @@ class CdcThroughputIT {
   private static final int COMMIT_MS = Integer.getInteger("bench.cdc.commit-ms", 10_000);
   private static final String HEAP = System.getProperty("bench.cdc.heap", "2g");
   private static final int REPEATS = Integer.getInteger("bench.cdc.repeats", 1);
+  private static final boolean JFR = Boolean.getBoolean("bench.cdc.jfr");
+  private static final List<String> MODES =
+      List.of(System.getProperty("bench.cdc.modes", "append,upsert").split(","));
   private static final int PARTITIONS = 4;
   private static final int CHUNK = 50_000;
   private static final String TOPIC = "dbserver1.inventory.customers";
@@ -160,8 +166,15 @@ class CdcThroughputIT {
     List<Double> append = new ArrayList<>();
     List<Double> upsert = new ArrayList<>();
     for (int repeat = 1; repeat <= REPEATS; repeat++) {
-      append.add(run("append", false, repeat));
-      upsert.add(run("upsert", true, repeat));
+      if (MODES.contains("append")) {
+        append.add(run("append", false, repeat));
+      }
+      if (MODES.contains("upsert")) {
+        upsert.add(run("upsert", true, repeat));
+      }
+    }
+    if (append.isEmpty() || upsert.isEmpty()) {
+      return;
     }
     double appendRate = records / median(append);
     double upsertRate = records / median(upsert);
@@ -178,14 +191,17 @@ class CdcThroughputIT {
     String name = "cdc-" + mode + "-" + repeat;
     String table = "cdc." + mode + "_" + repeat;
     broker.createTopic("control-" + name, 1);
-    try (ConnectWorker worker =
-        ConnectWorker.start(
-            broker,
-            PluginInstall.pluginPath(),
-            new ConnectWorker.Options()
-                .runtime(KafkaRuntime.KAFKA_4_3)
-                .groupId("cdc-" + name)
-                .maxHeap(HEAP))) {
+    ConnectWorker.Options options =
+        new ConnectWorker.Options()
+            .runtime(KafkaRuntime.KAFKA_4_3)
+            .groupId("cdc-" + name)
+            .maxHeap(HEAP);
+    if (JFR) {
+      // a flight recording of the worker, in its directory as <connector>.jfr
+      options.jvmOptions(
+          List.of("-XX:StartFlightRecording=filename=" + name + ".jfr,settings=profile"));
+    }
+    try (ConnectWorker worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), options)) {
       long start = System.nanoTime();
       worker.rest().putConnector(name, connector(name, table, upsertMode));
       awaitLastCommit(table, "connect-" + name);
