@@ -14,6 +14,7 @@ import io.floe.connect.config.WorkerKafka;
 import io.floe.connect.version.FloeVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -50,7 +51,8 @@ public class IcebergSinkConnector extends SinkConnector {
   @Override
   public void start(Map<String, String> props) {
     FloeSinkConfig config = new FloeSinkConfig(props);
-    Map<String, String> problems = SourceConsumer.problems(props);
+    Map<String, String> problems = new LinkedHashMap<>(SourceConsumer.problems(props));
+    problems.putAll(config.apacheSinkProblems());
     if (!problems.isEmpty()) {
       Map.Entry<String, String> first = problems.entrySet().iterator().next();
       throw new ConnectException(first.getKey() + ": " + first.getValue());
@@ -58,6 +60,7 @@ public class IcebergSinkConnector extends SinkConnector {
     if (!SourceIsolation.setInConnector(props)) {
       LOG.warn(SourceIsolation.unsetWarning());
     }
+    config.apacheSinkWarnings().forEach(LOG::warn);
     ClearTextSecrets credentials = ClearTextSecrets.of(props, worker);
     credentials.warning().ifPresent(LOG::warn);
     credentials.note().ifPresent(LOG::info);

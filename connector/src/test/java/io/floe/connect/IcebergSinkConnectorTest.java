@@ -78,4 +78,24 @@ class IcebergSinkConnectorTest {
         .contains("cannot tell", "the worker defines file");
     assertThat(String.join("\n", lines)).doesNotContain(CANARY);
   }
+
+  @Test
+  void warnsOnceAtStartForEachApacheSinkKeyFloeDoesNotUse() throws IOException {
+    Map<String, String> props = withCredentials();
+    props.put("iceberg.control.commit.threads", "8");
+    props.put("iceberg.control.commit.max-consecutive-failures", "3");
+    List<String> lines = startLogs(workerWith("bootstrap.servers=broker:9092\n"), props);
+
+    assertThat(lines.stream().filter(l -> l.contains("iceberg.control.commit.threads")))
+        .singleElement()
+        .asString()
+        .startsWith("WARN iceberg.control.commit.threads is an Apache Iceberg sink setting");
+    assertThat(
+            lines.stream()
+                .filter(l -> l.contains("iceberg.control.commit.max-consecutive-failures")))
+        .singleElement()
+        .asString()
+        .startsWith("WARN ")
+        .contains("iceberg.control.commit.retry-timeout-ms");
+  }
 }

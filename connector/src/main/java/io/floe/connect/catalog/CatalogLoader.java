@@ -22,7 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the Iceberg catalog (and through it the FileIO) from {@code iceberg.catalog.*}.
+ * Builds the Iceberg catalog (and through it the FileIO) from {@code iceberg.catalog.*}, with the
+ * Hadoop configuration of {@code iceberg.hadoop-conf-dir} and {@code iceberg.hadoop.*} ({@link
+ * HadoopConf}).
  *
  * <p>Loading is retried with backoff: tasks of one connector start at the same moment and race to
  * initialise the same catalog (a JDBC catalog upgrading its schema, a REST server still starting).
@@ -60,13 +62,14 @@ public final class CatalogLoader {
 
   public Catalog load(FloeSinkConfig config) {
     Map<String, String> props = properties(config);
+    Configuration conf = inPluginLoader(() -> HadoopConf.of(config));
     String description =
         config.catalogImpl().orElseGet(() -> config.catalogType().map(Enum::name).orElse("?"));
 
     Duration backoff = retry.firstBackoff();
     for (int attempt = 1; ; attempt++) {
       try {
-        Catalog catalog = build(config.catalogName(), props);
+        Catalog catalog = build(config.catalogName(), props, conf);
         LOG.info("Loaded Iceberg catalog '{}' ({})", config.catalogName(), description);
         return catalog;
       } catch (RuntimeException e) {
@@ -122,17 +125,25 @@ public final class CatalogLoader {
     return props;
   }
 
-  private static Catalog build(String name, Map<String, String> props) {
-    // Iceberg and Hadoop look classes up through the context class loader; inside a Connect
-    // plugin that must be the plugin's own loader, or the bundled classes are not found.
+  private static Catalog build(String name, Map<String, String> props, Configuration conf) {
+    return inPluginLoader(
+        () ->
+            isJdbc(props)
+                ? buildJdbc(name, props, conf)
+                : CatalogUtil.buildIcebergCatalog(name, props, conf));
+  }
+
+  /**
+   * Runs {@code step} with the plugin's class loader as the context class loader: Iceberg and
+   * Hadoop look classes up through it, and inside a Connect plugin it must be the plugin's own
+   * loader, or the bundled classes are not found.
+   */
+  private static <T> T inPluginLoader(java.util.function.Supplier<T> step) {
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     thread.setContextClassLoader(CatalogLoader.class.getClassLoader());
     try {
-      Configuration conf = new Configuration(false);
-      return isJdbc(props)
-          ? buildJdbc(name, props, conf)
-          : CatalogUtil.buildIcebergCatalog(name, props, conf);
+      return step.get();
     } finally {
       thread.setContextClassLoader(previous);
     }

@@ -21,12 +21,16 @@ import org.apache.kafka.common.config.ConfigValue;
  * @param type the bundled catalog type, if set
  * @param impl the custom catalog class, if set
  * @param properties the {@code iceberg.catalog.*} properties with the prefix removed
+ * @param hadoopConfDir the directory of Hadoop configuration files, if set
+ * @param hadoopProperties the {@code iceberg.hadoop.*} properties with the prefix removed
  */
 public record CatalogKeys(
     String name,
     Optional<CatalogType> type,
     Optional<String> impl,
-    Map<String, String> properties) {
+    Map<String, String> properties,
+    Optional<String> hadoopConfDir,
+    Map<String, String> hadoopProperties) {
   public static final String GROUP = "Catalog";
 
   public static final String CATALOG_NAME = "iceberg.catalog";
@@ -48,13 +52,28 @@ public record CatalogKeys(
       "Class name of a custom org.apache.iceberg.catalog.Catalog, instead of"
           + " iceberg.catalog.type.";
 
+  /** Every {@code iceberg.hadoop.*} property is set on the Hadoop configuration, prefix removed. */
+  public static final String HADOOP_PREFIX = "iceberg.hadoop.";
+
+  public static final String HADOOP_CONF_DIR = "iceberg.hadoop-conf-dir";
+  public static final String HADOOP_CONF_DIR_DOC =
+      "A directory on every worker whose core-site.xml, hdfs-site.xml and hive-site.xml (those"
+          + " present) are loaded into the Hadoop configuration that catalogs and FileIOs taking"
+          + " one (Hadoop catalog, HadoopFileIO, Hive) receive; iceberg.hadoop.* properties (prefix"
+          + " removed, such as iceberg.hadoop.fs.s3a.endpoint) are then set on it. A directory that"
+          + " does not exist fails the task.";
+
   static CatalogKeys parse(AbstractConfig config) {
     String type = config.getString(CATALOG_TYPE);
     return new CatalogKeys(
         config.getString(CATALOG_NAME),
         type == null ? Optional.empty() : Optional.of(CatalogType.parse(type)),
         Optional.ofNullable(config.getString(CATALOG_IMPL)),
-        PrefixedKeys.strip(config.originals(), CATALOG_PREFIX));
+        PrefixedKeys.strip(config.originals(), CATALOG_PREFIX),
+        Optional.ofNullable(config.getString(HADOOP_CONF_DIR))
+            .map(String::trim)
+            .filter(dir -> !dir.isEmpty()),
+        PrefixedKeys.strip(config.originals(), HADOOP_PREFIX));
   }
 
   static void define(ConfigDef def) {
@@ -92,6 +111,16 @@ public record CatalogKeys(
         ++order,
         Width.LONG,
         "Catalog class");
+    def.define(
+        HADOOP_CONF_DIR,
+        Type.STRING,
+        null,
+        Importance.LOW,
+        HADOOP_CONF_DIR_DOC,
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Hadoop configuration directory");
   }
 
   /** Exactly one of the catalog type and the catalog class. */

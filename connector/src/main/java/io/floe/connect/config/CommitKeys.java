@@ -98,7 +98,8 @@ public record CommitKeys(
         config.getLong(COMMIT_BUFFER_BYTES),
         Duration.ofMillis(config.getLong(COMMIT_RETRY_TIMEOUT_MS)),
         config.getInt(COMMIT_MAX_SILENT_CYCLES),
-        config.getString(TRANSACTIONAL_ID_PREFIX));
+        ApacheSinkKeys.transactionalIdPrefix(
+            config.originals(), config.getString(TRANSACTIONAL_ID_PREFIX)));
   }
 
   /**

@@ -45,6 +45,7 @@ public final class ConfigValidation {
     MaintenanceKeys.check(values);
     KafkaKeys.check(values, props, worker);
     ConnectKeys.check(values, props);
+    ApacheSinkKeys.check(values, props);
     UnknownKeys.check(values, props);
     Secrets.hideIn(values.values(), props);
     return new Config(new ArrayList<>(values.values()));

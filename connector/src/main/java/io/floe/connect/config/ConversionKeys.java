@@ -76,6 +76,21 @@ final class ConversionKeys {
       "Scale of the decimal(38, scale) column a Debezium VariableScaleDecimal becomes; -1 (the"
           + " default) makes such a field a bad record.";
 
+  static final String SCHEMA_FORCE_OPTIONAL = "iceberg.tables.schema-force-optional";
+  static final String SCHEMA_FORCE_OPTIONAL_DOC =
+      "When true, every column Floe creates (in an auto-created table, or added by schema"
+          + " evolution), and every list element, map value and struct field in it, is optional,"
+          + " whatever the record schema says; existing columns are left as they are. Identifier"
+          + " columns (id-columns) of a table Floe creates must still be required, so the two do"
+          + " not go together for new tables. The Apache Iceberg sink's key of the same name.";
+
+  static final String SCHEMA_CASE_INSENSITIVE = "iceberg.tables.schema-case-insensitive";
+  static final String SCHEMA_CASE_INSENSITIVE_DOC =
+      "When true, a record field goes into the column of the same name ignoring case when no"
+          + " column has its exact name (a field CustomerId fills the column customerid), in"
+          + " conversion and in schema evolution, which then adds no second column; an exact"
+          + " match always wins. The Apache Iceberg sink's key of the same name.";
+
   /** What happens to tombstones. */
   enum Tombstones {
     SKIP,
@@ -172,6 +187,26 @@ final class ConversionKeys {
         ++order,
         Width.SHORT,
         "VariableScaleDecimal scale");
+    def.define(
+        SCHEMA_FORCE_OPTIONAL,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
+        SCHEMA_FORCE_OPTIONAL_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Force optional columns");
+    def.define(
+        SCHEMA_CASE_INSENSITIVE,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
+        SCHEMA_CASE_INSENSITIVE_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Match columns ignoring case");
   }
 
   /** A validator that shows as {@code description} in the configuration reference. */
@@ -200,7 +235,9 @@ final class ConversionKeys {
         zone(LOCAL_TIMESTAMP_ZONE, config.getString(LOCAL_TIMESTAMP_ZONE)),
         config.getBoolean(PARSE_NUMERIC_STRINGS),
         scale < 0 ? OptionalInt.empty() : OptionalInt.of(scale),
-        timeOfDayType(config));
+        timeOfDayType(config),
+        config.getBoolean(SCHEMA_FORCE_OPTIONAL),
+        config.getBoolean(SCHEMA_CASE_INSENSITIVE));
   }
 
   private static TimeOfDayType timeOfDayType(AbstractConfig config) {

@@ -64,6 +64,7 @@ public final class FloeSinkConfig extends AbstractConfig {
     CatalogKeys.define(def);
     KafkaKeys.define(def, CommitKeys.define(def)); // one group, "Commit"
     ConversionKeys.define(def);
+    ApacheSinkKeys.define(def);
     return def;
   }
 
@@ -111,7 +112,7 @@ public final class FloeSinkConfig extends AbstractConfig {
    */
   public TableConfig tableConfig(String table) {
     return tableConfigs.computeIfAbsent(
-        table, t -> TableConfig.parse(t, props, tables.defaultPartitionBy(), upsert, maintenance));
+        table, t -> TableConfig.parse(t, props, tables, upsert, maintenance));
   }
 
   /**
@@ -196,6 +197,16 @@ public final class FloeSinkConfig extends AbstractConfig {
     return catalog.properties();
   }
 
+  /** The directory of Hadoop configuration files ({@code iceberg.hadoop-conf-dir}), if set. */
+  public Optional<String> hadoopConfDir() {
+    return catalog.hadoopConfDir();
+  }
+
+  /** The {@code iceberg.hadoop.*} properties with the prefix removed, sorted. */
+  public Map<String, String> hadoopProperties() {
+    return catalog.hadoopProperties();
+  }
+
   public String controlTopic() {
     return commit.controlTopic();
   }
@@ -275,6 +286,22 @@ public final class FloeSinkConfig extends AbstractConfig {
 
   public boolean writerFilePerSourcePartition() {
     return writer.filePerSourcePartition();
+  }
+
+  /**
+   * One warning for each Apache Iceberg sink key of this configuration that Floe accepts and does
+   * not use, saying what Floe does instead.
+   */
+  public List<String> apacheSinkWarnings() {
+    return ApacheSinkKeys.warnings(props);
+  }
+
+  /**
+   * What is wrong with this configuration's Apache Iceberg sink keys, by key: values that would
+   * have Floe read or commit elsewhere than the configuration says. Empty when nothing is.
+   */
+  public Map<String, String> apacheSinkProblems() {
+    return ApacheSinkKeys.problems(props);
   }
 
   /** The source topics from the connector's {@code topics} key, when it lists them. */

@@ -132,13 +132,17 @@ final class PerTableValidation {
       }
       case TableConfig.UPSERT_MODE_ENABLED,
           TableConfig.UPSERT_KEY_INDEX_ENABLED,
-          TableConfig.CDC_TRUNCATE_ENABLED -> {
+          TableConfig.CDC_TRUNCATE_ENABLED,
+          TableConfig.MAINTENANCE_ENABLED -> {
         try {
           TableConfig.parseBoolean(value);
         } catch (IllegalArgumentException e) {
           ConfigValidation.error(values, key, "Invalid value: " + e.getMessage() + ".");
         }
       }
+      case TableConfig.COMMIT_BRANCH ->
+          TableKeys.branchProblem(value)
+              .ifPresent(problem -> ConfigValidation.error(values, key, problem));
       default -> throw new IllegalStateException("unchecked setting " + setting);
     }
   }

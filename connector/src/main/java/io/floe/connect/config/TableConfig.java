@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * @param routeRegex with a route field: records whose route value matches go to this table
  * @param partitionBy the partition spec used when the table is auto-created
  * @param idColumns the columns that make up the table's Iceberg identifier fields (full names,
- *     dotted for a field of a struct), in the configured order; empty to leave them as they are
+ *     dotted for a field of a struct), in the configured order: the table's own {@code id-columns},
+ *     else {@code iceberg.tables.default-id-columns}; empty to leave them as they are
  * @param upsert how the table reads changes from its records, present only if the table is in
  *     upsert mode ({@code upsert-mode-enabled}, its own or the connector's)
  * @param upsertKeyIndex whether the coordinator keeps a key index for the table, when it is in
@@ -46,6 +47,9 @@ public record TableConfig(
   public static final String CDC_TRUNCATE_ENABLED = "cdc-truncate-enabled";
   public static final String MAINTENANCE_ENABLED = "maintenance-enabled";
 
+  /** The Apache Iceberg sink's per-table branch: accepted as {@code main} only. */
+  public static final String COMMIT_BRANCH = "commit-branch";
+
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
   public static final List<String> SETTINGS =
       List.of(
@@ -55,7 +59,8 @@ public record TableConfig(
           UPSERT_MODE_ENABLED,
           UPSERT_KEY_INDEX_ENABLED,
           CDC_TRUNCATE_ENABLED,
-          MAINTENANCE_ENABLED);
+          MAINTENANCE_ENABLED,
+          COMMIT_BRANCH);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -75,7 +80,7 @@ public record TableConfig(
   static TableConfig parse(
       String table,
       Map<String, String> props,
-      PartitionBy defaultPartitionBy,
+      TableKeys tables,
       UpsertKeys upsert,
       MaintenanceKeys maintenance) {
     Optional<Pattern> regex =
@@ -83,17 +88,22 @@ public record TableConfig(
     String partitionBy = props.get(key(table, PARTITION_BY));
     PartitionBy spec;
     try {
-      spec = partitionBy == null ? defaultPartitionBy : PartitionBy.parse(partitionBy);
+      spec = partitionBy == null ? tables.defaultPartitionBy() : PartitionBy.parse(partitionBy);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(key(table, PARTITION_BY) + ": " + e.getMessage(), e);
     }
     String idColumns = props.get(key(table, ID_COLUMNS));
     List<String> ids;
     try {
-      ids = idColumns == null ? List.of() : parseIdColumns(idColumns);
+      ids = idColumns == null ? tables.defaultIdColumns() : parseIdColumns(idColumns);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(key(table, ID_COLUMNS) + ": " + e.getMessage(), e);
     }
+    TableKeys.branchProblem(props.get(key(table, COMMIT_BRANCH)))
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(key(table, COMMIT_BRANCH) + ": " + problem);
+            });
     String upsertMode = props.get(key(table, UPSERT_MODE_ENABLED));
     boolean upsertEnabled;
     try {

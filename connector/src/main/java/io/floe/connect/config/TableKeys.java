@@ -4,6 +4,7 @@
  */
 package io.floe.connect.config;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -23,13 +24,15 @@ import org.apache.kafka.common.config.ConfigException;
  * @param defaultPartitionBy the partition spec of auto-created tables
  * @param kafkaMetadataColumn the name of the Kafka metadata column, if rows get one
  * @param autoCreateProperties table properties of auto-created tables
+ * @param defaultIdColumns the identifier columns of a table that sets no {@code id-columns}
  */
 public record TableKeys(
     boolean autoCreateEnabled,
     boolean evolveSchemaEnabled,
     PartitionBy defaultPartitionBy,
     Optional<String> kafkaMetadataColumn,
-    Map<String, String> autoCreateProperties) {
+    Map<String, String> autoCreateProperties,
+    List<String> defaultIdColumns) {
   public static final String GROUP = "Tables";
 
   public static final String TABLES_AUTO_CREATE_ENABLED = "iceberg.tables.auto-create-enabled";
@@ -56,6 +59,21 @@ public record TableKeys(
           + " evolution, to existing ones.";
   public static final String KAFKA_METADATA_COLUMN_DEFAULT = "";
 
+  public static final String TABLES_DEFAULT_ID_COLUMNS = "iceberg.tables.default-id-columns";
+  public static final String TABLES_DEFAULT_ID_COLUMNS_DOC =
+      "Identifier columns of every table that sets no iceberg.table.<table>.id-columns of its own,"
+          + " comma-separated, dotted for a field of a struct; empty for none. A table's own"
+          + " id-columns wins.";
+  public static final String TABLES_DEFAULT_ID_COLUMNS_DEFAULT = "";
+
+  public static final String TABLES_DEFAULT_COMMIT_BRANCH = "iceberg.tables.default-commit-branch";
+  public static final String TABLES_DEFAULT_COMMIT_BRANCH_DOC =
+      "The branch commits go to. Only main, where every commit goes, is supported yet (as is"
+          + " iceberg.table.<table>.commit-branch=main); another branch is refused, not ignored.";
+
+  /** The one branch Floe commits to. */
+  public static final String MAIN_BRANCH = "main";
+
   /** {@code iceberg.tables.auto-create-props.*}: table properties of auto-created tables. */
   public static final String AUTO_CREATE_PROPS_PREFIX = "iceberg.tables.auto-create-props.";
 
@@ -66,7 +84,8 @@ public record TableKeys(
         config.getBoolean(TABLES_EVOLVE_SCHEMA_ENABLED),
         PartitionBy.parse(config.getString(TABLES_DEFAULT_PARTITION_BY)),
         column == null || column.isBlank() ? Optional.empty() : Optional.of(column.trim()),
-        PrefixedKeys.strip(config.originals(), AUTO_CREATE_PROPS_PREFIX));
+        PrefixedKeys.strip(config.originals(), AUTO_CREATE_PROPS_PREFIX),
+        idColumns(config.getString(TABLES_DEFAULT_ID_COLUMNS)));
   }
 
   /** Defines the keys from order 1 of the group; returns the last order used. */
@@ -113,7 +132,77 @@ public record TableKeys(
         ++order,
         Width.SHORT,
         "Kafka metadata column");
+    def.define(
+        TABLES_DEFAULT_ID_COLUMNS,
+        Type.STRING,
+        TABLES_DEFAULT_ID_COLUMNS_DEFAULT,
+        new IdColumnsValidator(),
+        Importance.LOW,
+        TABLES_DEFAULT_ID_COLUMNS_DOC,
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Default identifier columns");
+    def.define(
+        TABLES_DEFAULT_COMMIT_BRANCH,
+        Type.STRING,
+        null,
+        new MainBranchValidator(),
+        Importance.LOW,
+        TABLES_DEFAULT_COMMIT_BRANCH_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Commit branch");
     return order;
+  }
+
+  private static List<String> idColumns(String value) {
+    return value == null || value.isBlank() ? List.of() : TableConfig.parseIdColumns(value);
+  }
+
+  /** Why {@code branch} cannot be committed to, or empty: only main (or no branch) is supported. */
+  static Optional<String> branchProblem(String branch) {
+    if (branch == null || branch.isBlank() || branch.trim().equals(MAIN_BRANCH)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "Commit branches are not supported yet: Floe commits data, deletes and its commit marks"
+            + " to the main branch only. Remove the key or set it to main.");
+  }
+
+  /** An empty list, or a list of identifier column names. */
+  static final class IdColumnsValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        idColumns((String) value);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or comma-separated column names";
+    }
+  }
+
+  /** No branch, or main. */
+  static final class MainBranchValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      branchProblem((String) value)
+          .ifPresent(
+              problem -> {
+                throw new ConfigException(name, value, problem);
+              });
+    }
+
+    @Override
+    public String toString() {
+      return MAIN_BRANCH;
+    }
   }
 
   /** Checks the syntax of a partition spec. */

@@ -21,6 +21,7 @@ final class UnknownKeys {
   static final List<String> PASS_THROUGH =
       List.of(
           CatalogKeys.CATALOG_PREFIX,
+          CatalogKeys.HADOOP_PREFIX,
           KafkaKeys.KAFKA_PREFIX,
           TableKeys.AUTO_CREATE_PROPS_PREFIX,
           WriterKeys.WRITE_PROPS_PREFIX);

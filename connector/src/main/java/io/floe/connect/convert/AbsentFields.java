@@ -32,12 +32,13 @@ final class AbsentFields {
   private void struct(Schema record, Types.StructType table, String column, String path) {
     for (Field field : record.fields()) {
       String fieldPath = Paths.field(path, field.name());
-      Types.NestedField tableField = table.field(field.name());
+      Types.NestedField tableField = FieldMatch.column(table, field.name(), options);
       if (tableField == null) {
         Type type = ConnectSchemas.toIcebergType(field.schema(), fieldPath, options);
         found.add(new AbsentField(fieldPath, column, field.name(), type, field.schema().doc()));
       } else {
-        nested(field.schema(), tableField.type(), Paths.column(column, field.name()), fieldPath);
+        nested(
+            field.schema(), tableField.type(), Paths.column(column, tableField.name()), fieldPath);
       }
     }
   }

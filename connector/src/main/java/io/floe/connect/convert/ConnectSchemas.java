@@ -15,8 +15,9 @@ import org.apache.kafka.connect.data.Schema;
 
 /**
  * Maps Connect schemas to Iceberg schemas: the type mapping of the README's "Type mapping" section.
- * Optional-ness follows {@link Schema#isOptional()}, column docs follow {@link Schema#doc()}, and
- * field ids are fresh, assigned the way Iceberg does (a struct's fields before their children).
+ * Optional-ness follows {@link Schema#isOptional()} (every field, element and value is optional
+ * with {@link ConvertOptions#forceOptional()}), column docs follow {@link Schema#doc()}, and field
+ * ids are fresh, assigned the way Iceberg does (a struct's fields before their children).
  */
 public final class ConnectSchemas {
   /** Deeper schemas are rejected, which bounds the recursion of every later conversion. */
@@ -118,7 +119,7 @@ public final class ConnectSchemas {
       Type fieldType = type(fieldSchema, fieldPath, depth + 1, ids, options);
       int id = ids.incrementAndGet();
       fields.add(
-          fieldSchema.isOptional()
+          options.forceOptional() || fieldSchema.isOptional()
               ? Types.NestedField.optional(id, field.name(), fieldType, fieldSchema.doc())
               : Types.NestedField.required(id, field.name(), fieldType, fieldSchema.doc()));
     }
@@ -130,7 +131,7 @@ public final class ConnectSchemas {
     Schema element = schema.valueSchema();
     Type elementType = type(element, Paths.element(path), depth + 1, ids, options);
     int id = ids.incrementAndGet();
-    return element.isOptional()
+    return options.forceOptional() || element.isOptional()
         ? Types.ListType.ofOptional(id, elementType)
         : Types.ListType.ofRequired(id, elementType);
   }
@@ -142,7 +143,7 @@ public final class ConnectSchemas {
     Type valueType = type(value, Paths.mapValue(path), depth + 1, ids, options);
     int keyId = ids.incrementAndGet();
     int valueId = ids.incrementAndGet();
-    return value.isOptional()
+    return options.forceOptional() || value.isOptional()
         ? Types.MapType.ofOptional(keyId, valueId, keyType, valueType)
         : Types.MapType.ofRequired(keyId, valueId, keyType, valueType);
   }

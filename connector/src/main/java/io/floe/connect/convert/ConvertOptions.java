@@ -32,6 +32,11 @@ import java.util.Set;
  *     {@code VariableScaleDecimal} maps to; empty (the default) makes such fields an error
  * @param timeOfDayType the type of the columns created for time-of-day fields; {@link
  *     TimeOfDayType#TIME} by default
+ * @param forceOptional whether every column created for a record (of a new table, or added by
+ *     schema evolution), and every list element and map value in it, is optional whatever the
+ *     record schema says; off by default, optional-ness then follows the record schema
+ * @param caseInsensitive whether record fields are matched to existing columns ignoring case when
+ *     no column has the field's exact name (in conversion and in schema evolution); off by default
  */
 public record ConvertOptions(
     boolean timestampsWithZone,
@@ -40,7 +45,9 @@ public record ConvertOptions(
     Optional<ZoneId> zoneForLocalTimestamps,
     boolean parseNumericStrings,
     OptionalInt variableScaleDecimalScale,
-    TimeOfDayType timeOfDayType) {
+    TimeOfDayType timeOfDayType,
+    boolean forceOptional,
+    boolean caseInsensitive) {
 
   /** Debezium's logical name for UUID strings. */
   public static final String DEBEZIUM_UUID = "io.debezium.data.Uuid";
@@ -53,7 +60,9 @@ public record ConvertOptions(
           Optional.empty(),
           false,
           OptionalInt.empty(),
-          TimeOfDayType.TIME);
+          TimeOfDayType.TIME,
+          false,
+          false);
 
   /** Validates and copies. */
   public ConvertOptions {
@@ -90,7 +99,9 @@ public record ConvertOptions(
         zoneForLocalTimestamps,
         parseNumericStrings,
         variableScaleDecimalScale,
-        timeOfDayType);
+        timeOfDayType,
+        forceOptional,
+        caseInsensitive);
   }
 
   /** With these STRING schema names mapped to {@code uuid}. */
@@ -102,7 +113,9 @@ public record ConvertOptions(
         zoneForLocalTimestamps,
         parseNumericStrings,
         variableScaleDecimalScale,
-        timeOfDayType);
+        timeOfDayType,
+        forceOptional,
+        caseInsensitive);
   }
 
   /** With decimals rounded by {@code value}; {@link RoundingMode#UNNECESSARY} never rounds. */
@@ -114,7 +127,9 @@ public record ConvertOptions(
         zoneForLocalTimestamps,
         parseNumericStrings,
         variableScaleDecimalScale,
-        timeOfDayType);
+        timeOfDayType,
+        forceOptional,
+        caseInsensitive);
   }
 
   /** With zone-less date-times read in {@code value} when they go into {@code timestamptz}. */
@@ -126,7 +141,9 @@ public record ConvertOptions(
         Optional.of(value),
         parseNumericStrings,
         variableScaleDecimalScale,
-        timeOfDayType);
+        timeOfDayType,
+        forceOptional,
+        caseInsensitive);
   }
 
   /** With strings parsed into numeric columns (true) or rejected (false). */
@@ -138,7 +155,9 @@ public record ConvertOptions(
         zoneForLocalTimestamps,
         value,
         variableScaleDecimalScale,
-        timeOfDayType);
+        timeOfDayType,
+        forceOptional,
+        caseInsensitive);
   }
 
   /** With Debezium {@code VariableScaleDecimal} mapped to {@code decimal(38, scale)}. */
@@ -150,7 +169,9 @@ public record ConvertOptions(
         zoneForLocalTimestamps,
         parseNumericStrings,
         OptionalInt.of(scale),
-        timeOfDayType);
+        timeOfDayType,
+        forceOptional,
+        caseInsensitive);
   }
 
   /** With time-of-day fields getting columns of type {@code value}. */
@@ -162,6 +183,36 @@ public record ConvertOptions(
         zoneForLocalTimestamps,
         parseNumericStrings,
         variableScaleDecimalScale,
+        value,
+        forceOptional,
+        caseInsensitive);
+  }
+
+  /** With every created column, list element and map value optional (true), or as the record. */
+  public ConvertOptions withForceOptional(boolean value) {
+    return new ConvertOptions(
+        timestampsWithZone,
+        uuidSchemaNames,
+        decimalRounding,
+        zoneForLocalTimestamps,
+        parseNumericStrings,
+        variableScaleDecimalScale,
+        timeOfDayType,
+        value,
+        caseInsensitive);
+  }
+
+  /** With record fields matched to columns ignoring case (true), or by exact name only. */
+  public ConvertOptions withCaseInsensitive(boolean value) {
+    return new ConvertOptions(
+        timestampsWithZone,
+        uuidSchemaNames,
+        decimalRounding,
+        zoneForLocalTimestamps,
+        parseNumericStrings,
+        variableScaleDecimalScale,
+        timeOfDayType,
+        forceOptional,
         value);
   }
 }

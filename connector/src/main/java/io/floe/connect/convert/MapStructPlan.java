@@ -21,6 +21,7 @@ final class MapStructPlan implements ValueConverter {
   private final boolean[] required;
   private final Site[] sites;
   private final Site self;
+  private final boolean caseInsensitive;
 
   MapStructPlan(
       GenericRecord template,
@@ -28,13 +29,15 @@ final class MapStructPlan implements ValueConverter {
       ValueConverter[] converters,
       boolean[] required,
       Site[] sites,
-      Site self) {
+      Site self,
+      boolean caseInsensitive) {
     this.template = template;
     this.names = names;
     this.converters = converters;
     this.required = required;
     this.sites = sites;
     this.self = self;
+    this.caseInsensitive = caseInsensitive;
   }
 
   @Override
@@ -48,7 +51,7 @@ final class MapStructPlan implements ValueConverter {
   Record convertMap(Map<?, ?> map) {
     GenericRecord row = template.copy();
     for (int i = 0; i < names.length; i++) {
-      Object value = map.get(names[i]);
+      Object value = FieldMatch.value(map, names[i], caseInsensitive);
       if (value == null) {
         if (required[i]) {
           throw sites[i].fail(null, "the column is required");

@@ -38,7 +38,7 @@ final class PlanCompiler {
     for (int i = 0; i < n; i++) {
       Types.NestedField column = fields.get(i);
       String columnPath = Paths.field(path, column.name());
-      Field field = source.field(column.name());
+      Field field = FieldMatch.field(source, column.name(), options);
       if (field == null) {
         field = formerField(source, target, column);
       }

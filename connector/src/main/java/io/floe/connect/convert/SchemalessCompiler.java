@@ -42,7 +42,8 @@ final class SchemalessCompiler {
         converters,
         required,
         sites,
-        Site.of(path, target, null));
+        Site.of(path, target, null),
+        options.caseInsensitive());
   }
 
   private ValueConverter compile(Type target, String path, int depth) {

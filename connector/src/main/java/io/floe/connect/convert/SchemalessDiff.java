@@ -24,10 +24,14 @@ final class SchemalessDiff {
 
   private final TreeMap<String, Pending> pending = new TreeMap<>();
 
-  private SchemalessDiff() {}
+  private final ConvertOptions options;
 
-  static List<AbsentField> of(Map<?, ?> value, Types.StructType table) {
-    SchemalessDiff diff = new SchemalessDiff();
+  private SchemalessDiff(ConvertOptions options) {
+    this.options = options;
+  }
+
+  static List<AbsentField> of(Map<?, ?> value, Types.StructType table, ConvertOptions options) {
+    SchemalessDiff diff = new SchemalessDiff(options);
     diff.struct(value, table, null, "", 0);
     List<AbsentField> found = new ArrayList<>(diff.pending.size());
     for (Map.Entry<String, Pending> entry : diff.pending.entrySet()) {
@@ -53,14 +57,15 @@ final class SchemalessDiff {
         continue; // not a field name; conversion ignores it, inference would reject it
       }
       String fieldPath = Paths.field(path, name);
-      Types.NestedField field = table.field(name);
+      Types.NestedField field = FieldMatch.column(table, name, options);
       if (field == null) {
         Inferred type = Inferred.of(entry.getValue(), fieldPath, d + 1);
         Pending seen = pending.get(fieldPath);
         Inferred merged = seen == null ? type : Inferred.merge(seen.type(), type, fieldPath);
         pending.put(fieldPath, new Pending(column, name, merged));
       } else {
-        nested(entry.getValue(), field.type(), Paths.column(column, name), fieldPath, d + 1);
+        nested(
+            entry.getValue(), field.type(), Paths.column(column, field.name()), fieldPath, d + 1);
       }
     }
   }

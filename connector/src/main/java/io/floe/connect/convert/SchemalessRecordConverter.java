@@ -12,16 +12,19 @@ import org.apache.iceberg.data.Record;
 final class SchemalessRecordConverter implements RecordConverter {
   private final org.apache.iceberg.Schema tableSchema;
   private final MapStructPlan plan;
+  private final ConvertOptions options;
 
-  private SchemalessRecordConverter(org.apache.iceberg.Schema tableSchema, MapStructPlan plan) {
+  private SchemalessRecordConverter(
+      org.apache.iceberg.Schema tableSchema, MapStructPlan plan, ConvertOptions options) {
     this.tableSchema = tableSchema;
     this.plan = plan;
+    this.options = options;
   }
 
   static SchemalessRecordConverter compile(
       org.apache.iceberg.Schema tableSchema, ConvertOptions options) {
     MapStructPlan plan = new SchemalessCompiler(options).struct(tableSchema.asStruct(), "", 0);
-    return new SchemalessRecordConverter(tableSchema, plan);
+    return new SchemalessRecordConverter(tableSchema, plan, options);
   }
 
   @Override
@@ -31,7 +34,7 @@ final class SchemalessRecordConverter implements RecordConverter {
 
   @Override
   public List<AbsentField> absentFromTable(Object value) {
-    return SchemalessDiff.of(asMap(value), tableSchema.asStruct());
+    return SchemalessDiff.of(asMap(value), tableSchema.asStruct(), options);
   }
 
   private static Map<?, ?> asMap(Object value) {

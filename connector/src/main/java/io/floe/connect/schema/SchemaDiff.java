@@ -8,6 +8,7 @@ import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
+import io.floe.connect.convert.FieldMatch;
 import io.floe.connect.convert.FormerNames;
 import io.floe.connect.convert.Paths;
 import java.util.ArrayList;
@@ -23,11 +24,13 @@ import org.apache.kafka.connect.data.Schema;
 /**
  * Compares a record schema with a table schema and lists the changes the table needs. The record
  * schema is mapped to Iceberg types with {@link ConnectSchemas}, then walked together with the
- * table schema, matching fields to columns by exact name:
+ * table schema, matching fields to columns by exact name (or, with {@link
+ * ConvertOptions#caseInsensitive()}, ignoring case when no column has the exact name):
  *
  * <ul>
  *   <li>a field the table lacks, at any depth (structs, list elements, map values), is added as an
- *       optional column; a new struct is one column;
+ *       optional column; a new struct is one column (its fields optional as the record declares
+ *       them, or all with {@link ConvertOptions#forceOptional()});
  *   <li>a field the table lacks by name, but that a column was called before a rename ({@link
  *       FormerNames}: a record of a version older than the rename), is that column;
  *   <li>a field the table lacks by name, but whose Avro alias ({@link
@@ -94,7 +97,9 @@ public final class SchemaDiff {
       org.apache.iceberg.Schema table,
       FormerNames formerNames,
       ConvertOptions options) {
-    Types.StructType recordType = ConnectSchemas.toIcebergSchema(record, options).asStruct();
+    // the record's own optional-ness: forcing new columns optional changes no existing column
+    Types.StructType recordType =
+        ConnectSchemas.toIcebergSchema(record, options.withForceOptional(false)).asStruct();
     SchemaDiff diff = new SchemaDiff(tableName, options, table.identifierFieldIds(), formerNames);
     diff.struct(record, recordType, table.asStruct(), null);
     return List.copyOf(diff.changes);
@@ -113,12 +118,13 @@ public final class SchemaDiff {
       Schema record, Types.StructType recordType, Types.StructType table, String parent) {
     Set<String> taken = new HashSet<>();
     for (Field field : record.fields()) {
-      if (table.field(field.name()) != null) {
-        taken.add(field.name());
+      Types.NestedField column = FieldMatch.column(table, field.name(), options);
+      if (column != null) {
+        taken.add(column.name());
       }
     }
     for (Field field : record.fields()) {
-      Types.NestedField column = table.field(field.name());
+      Types.NestedField column = FieldMatch.column(table, field.name(), options);
       if (column == null) {
         column = formerNames.columnFormerlyNamed(table, field.name());
         if (column != null && !taken.add(column.name())) {

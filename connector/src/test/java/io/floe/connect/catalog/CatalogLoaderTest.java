@@ -71,6 +71,22 @@ class CatalogLoaderTest {
     }
   }
 
+  /** A catalog that takes a Hadoop configuration, as the Hadoop and Hive catalogs do. */
+  public static class ConfiguredCatalog extends InMemoryCatalog
+      implements org.apache.hadoop.conf.Configurable {
+    private org.apache.hadoop.conf.Configuration conf;
+
+    @Override
+    public void setConf(org.apache.hadoop.conf.Configuration conf) {
+      this.conf = conf;
+    }
+
+    @Override
+    public org.apache.hadoop.conf.Configuration getConf() {
+      return conf;
+    }
+  }
+
   private static FloeSinkConfig config(Map<String, String> extra) {
     Map<String, String> props = new java.util.HashMap<>(extra);
     props.put("iceberg.tables", "db.t");
@@ -228,5 +244,56 @@ class CatalogLoaderTest {
           .hasMessageContaining("Cannot load Iceberg catalog");
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
     }
+  }
+
+  @Test
+  void aCatalogReceivesTheHadoopSiteFilesAndProperties(@TempDir Path dir) throws IOException {
+    java.nio.file.Files.writeString(
+        dir.resolve("core-site.xml"),
+        "<configuration>"
+            + "<property><name>fs.defaultFS</name><value>hdfs://nn:8020</value></property>"
+            + "<property><name>fs.s3a.endpoint</name><value>http://from-file</value></property>"
+            + "</configuration>");
+    java.nio.file.Files.writeString(
+        dir.resolve("hdfs-site.xml"),
+        "<configuration>"
+            + "<property><name>dfs.replication</name><value>2</value></property>"
+            + "</configuration>");
+    Catalog catalog =
+        new CatalogLoader()
+            .load(
+                config(
+                    Map.of(
+                        "iceberg.catalog.catalog-impl",
+                        ConfiguredCatalog.class.getName(),
+                        "iceberg.hadoop-conf-dir",
+                        dir.toString(),
+                        "iceberg.hadoop.fs.s3a.endpoint",
+                        "http://from-key",
+                        "iceberg.hadoop.fs.s3a.secret.key",
+                        "canary-secret-3f1a")));
+    org.apache.hadoop.conf.Configuration conf = ((ConfiguredCatalog) catalog).getConf();
+    assertThat(conf.get("fs.defaultFS")).isEqualTo("hdfs://nn:8020");
+    assertThat(conf.get("dfs.replication")).isEqualTo("2");
+    assertThat(conf.get("fs.s3a.endpoint")).isEqualTo("http://from-key");
+    assertThat(conf.get("fs.s3a.secret.key")).isEqualTo("canary-secret-3f1a");
+    assertThat(conf.get("hadoop.tmp.dir")).as("no Hadoop defaults from the class path").isNull();
+  }
+
+  @Test
+  void aHadoopConfDirThatIsNoDirectoryFailsNamingTheKey(@TempDir Path dir) {
+    assertThatThrownBy(
+            () ->
+                new CatalogLoader()
+                    .load(
+                        config(
+                            Map.of(
+                                "iceberg.catalog.catalog-impl",
+                                ConfiguredCatalog.class.getName(),
+                                "iceberg.hadoop-conf-dir",
+                                dir.resolve("missing").toString()))))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("iceberg.hadoop-conf-dir")
+        .hasMessageContaining("not a directory");
   }
 }

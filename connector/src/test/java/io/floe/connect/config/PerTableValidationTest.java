@@ -49,6 +49,54 @@ class PerTableValidationTest {
   }
 
   @Test
+  void checksATablesOwnMaintenanceSetting() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buys.maintenance-enabled", "false");
+    assertThat(errors(config)).isEmpty();
+    config.put("iceberg.table.analytics.buys.maintenance-enabled", "nope");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.buys.maintenance-enabled");
+  }
+
+  @Test
+  void acceptsTheMainCommitBranchAndRefusesAnyOther() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buys.commit-branch", "main");
+    config.put("iceberg.tables.default-commit-branch", "main");
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).tableConfig("analytics.buys").table())
+        .isEqualTo("analytics.buys");
+
+    config.put("iceberg.table.analytics.buys.commit-branch", "audit");
+    config.put("iceberg.tables.default-commit-branch", "staging");
+    Map<String, List<String>> errors = errors(config);
+    assertThat(errors)
+        .containsOnlyKeys(
+            "iceberg.table.analytics.buys.commit-branch", "iceberg.tables.default-commit-branch");
+    assertThat(errors.values())
+        .allSatisfy(m -> assertThat(m.toString()).contains("Commit branches are not supported"));
+    config.remove("iceberg.tables.default-commit-branch");
+    FloeSinkConfig parsed = new FloeSinkConfig(config);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> parsed.tableConfig("analytics.buys"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("iceberg.table.analytics.buys.commit-branch");
+  }
+
+  @Test
+  void defaultIdColumnsApplyToTablesWithoutTheirOwn() {
+    Map<String, String> config = routed();
+    config.put("iceberg.tables.default-id-columns", "id, customer.id");
+    config.put("iceberg.table.analytics.buys.id-columns", "order_id");
+    assertThat(errors(config)).isEmpty();
+    FloeSinkConfig parsed = new FloeSinkConfig(config);
+    assertThat(parsed.tableConfig("analytics.views").idColumns())
+        .containsExactly("id", "customer.id");
+    assertThat(parsed.tableConfig("analytics.buys").idColumns()).containsExactly("order_id");
+
+    config.put("iceberg.tables.default-id-columns", "id,,x");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.tables.default-id-columns");
+  }
+
+  @Test
   void reportsAnInvalidRegexOnItsOwnKey() {
     Map<String, String> config = routed();
     config.put("iceberg.table.analytics.views.route-regex", "view(");
@@ -82,8 +130,8 @@ class PerTableValidationTest {
   @Test
   void flagsUnknownPerTableSettings() {
     Map<String, String> config = routed();
-    config.put("iceberg.table.analytics.buys.commit-branch", "main");
-    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.buys.commit-branch");
+    config.put("iceberg.table.analytics.buys.sort-order", "id");
+    assertThat(errors(config)).containsOnlyKeys("iceberg.table.analytics.buys.sort-order");
   }
 
   @Test

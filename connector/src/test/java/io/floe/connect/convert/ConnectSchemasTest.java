@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.iceberg.types.Type;
@@ -261,5 +262,28 @@ class ConnectSchemasTest {
                 ConnectSchemas.toIcebergSchema(Deep.schema(ConnectSchemas.MAX_DEPTH + 1), DEFAULTS))
         .isInstanceOf(ConversionException.class)
         .hasMessageContaining("too deep");
+  }
+
+  @Test
+  void forceOptionalMakesEveryColumnElementAndValueOptional() {
+    Schema record =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("address", SchemaBuilder.struct().field("zip", Schema.STRING_SCHEMA).build())
+            .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+            .field("scores", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build())
+            .build();
+
+    org.apache.iceberg.Schema asDeclared = ConnectSchemas.toIcebergSchema(record, DEFAULTS);
+    assertThat(asDeclared.findField("id").isRequired()).isTrue();
+    assertThat(asDeclared.findField("address.zip").isRequired()).isTrue();
+
+    org.apache.iceberg.Schema forced =
+        ConnectSchemas.toIcebergSchema(record, DEFAULTS.withForceOptional(true));
+    for (String column : List.of("id", "address", "address.zip", "tags", "scores")) {
+      assertThat(forced.findField(column).isOptional()).as(column).isTrue();
+    }
+    assertThat(forced.findField("tags").type().asListType().isElementOptional()).isTrue();
+    assertThat(forced.findField("scores").type().asMapType().isValueOptional()).isTrue();
   }
 }

@@ -141,4 +141,29 @@ class SchemalessConversionTest {
             e -> assertThat(e.path()).isEqualTo(ConversionException.ROOT));
     assertThatThrownBy(() -> converter.convert(null)).isInstanceOf(ConversionException.class);
   }
+
+  @Test
+  void caseInsensitiveMatchingReadsKeysWhoseNameDiffersInCaseOnly() {
+    org.apache.iceberg.Schema table =
+        new org.apache.iceberg.Schema(
+            Types.NestedField.optional(1, "orderid", Types.LongType.get()),
+            Types.NestedField.optional(2, "note", Types.StringType.get()));
+    Map<String, Object> value = new LinkedHashMap<>();
+    value.put("OrderId", 7L);
+    value.put("NOTE", "other case");
+    value.put("note", "exact");
+
+    Record exact = RecordConverters.forSchemaless(table, DEFAULTS).convert(value);
+    assertThat(exact.getField("orderid")).isNull();
+    assertThat(RecordConverters.forSchemaless(table, DEFAULTS).absentFromTable(value))
+        .extracting(AbsentField::name)
+        .containsExactlyInAnyOrder("OrderId", "NOTE");
+
+    RecordConverter converter =
+        RecordConverters.forSchemaless(table, DEFAULTS.withCaseInsensitive(true));
+    Record row = converter.convert(value);
+    assertThat(row.getField("orderid")).isEqualTo(7L);
+    assertThat(row.getField("note")).as("an exact match wins").isEqualTo("exact");
+    assertThat(converter.absentFromTable(value)).isEmpty();
+  }
 }

@@ -365,4 +365,40 @@ class StructConversionTest {
         .isInstanceOfSatisfying(
             ConversionException.class, e -> assertThat(e.path()).isEqualTo(Fixtures.FIELD));
   }
+
+  @Test
+  void caseInsensitiveMatchingFillsColumnsWhoseNameDiffersInCaseOnly() {
+    Schema record =
+        SchemaBuilder.struct()
+            .field("OrderId", Schema.INT64_SCHEMA)
+            .field("Customer", SchemaBuilder.struct().field("ZIP", Schema.STRING_SCHEMA).build())
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("NOTE", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    org.apache.iceberg.Schema table =
+        new org.apache.iceberg.Schema(
+            Types.NestedField.required(1, "orderid", Types.LongType.get()),
+            Types.NestedField.optional(
+                2,
+                "customer",
+                Types.StructType.of(Types.NestedField.optional(3, "zip", Types.StringType.get()))),
+            Types.NestedField.optional(4, "note", Types.StringType.get()));
+    Struct value =
+        new Struct(record)
+            .put("OrderId", 7L)
+            .put("Customer", new Struct(record.field("Customer").schema()).put("ZIP", "10115"))
+            .put("note", "exact")
+            .put("NOTE", "other case");
+
+    assertThatThrownBy(() -> RecordConverters.forSchema(record, table, DEFAULTS).convert(value))
+        .hasMessageContaining("orderid");
+
+    RecordConverter converter =
+        RecordConverters.forSchema(record, table, DEFAULTS.withCaseInsensitive(true));
+    Record row = converter.convert(value);
+    assertThat(row.getField("orderid")).isEqualTo(7L);
+    assertThat(((Record) row.getField("customer")).getField("zip")).isEqualTo("10115");
+    assertThat(row.getField("note")).as("an exact match wins").isEqualTo("exact");
+    assertThat(converter.absentFromTable(value)).isEmpty();
+  }
 }

@@ -584,4 +584,55 @@ class SchemaDiffTest {
         .hasMessageContaining("an identifier field must stay required");
     assertThat(diff(record("region", Schema.STRING_SCHEMA), table)).isEmpty();
   }
+
+  @Test
+  void caseInsensitiveMatchingEvolvesTheColumnOfTheSameNameInsteadOfAddingOne() {
+    Schema record =
+        SchemaBuilder.struct()
+            .field("ID", Schema.INT64_SCHEMA)
+            .field("Amount", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("Customer", SchemaBuilder.struct().field("Zip", Schema.STRING_SCHEMA).build())
+            .build();
+    org.apache.iceberg.Schema table =
+        table(
+            required(1, "id", Types.LongType.get()),
+            required(2, "amount", Types.IntegerType.get()),
+            optional(
+                3, "customer", Types.StructType.of(optional(4, "city", Types.StringType.get()))));
+
+    assertThat(diff(record, table))
+        .extracting(SchemaChange::describe)
+        .contains("add optional column ID long", "add optional column Amount long");
+
+    ConvertOptions caseInsensitive = OPTIONS.withCaseInsensitive(true);
+    assertThat(SchemaDiff.between(TABLE, record, table, caseInsensitive))
+        .extracting(SchemaChange::describe)
+        .containsExactly(
+            "make amount optional",
+            "widen amount from int to long",
+            "add optional column customer.Zip string");
+  }
+
+  @Test
+  void forceOptionalAddsOptionalColumnsAndLeavesRequiredOnesAsTheyAre() {
+    Schema record =
+        record(
+            "address",
+            SchemaBuilder.struct()
+                .field("zip", Schema.STRING_SCHEMA)
+                .field("lines", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+                .build());
+    org.apache.iceberg.Schema table = table(required(1, "id", Types.LongType.get()));
+
+    List<SchemaChange> changes =
+        SchemaDiff.between(TABLE, record, table, OPTIONS.withForceOptional(true));
+
+    assertThat(changes).singleElement().isInstanceOf(AddColumn.class);
+    Types.StructType added = ((AddColumn) changes.get(0)).type().asStructType();
+    assertThat(added.field("zip").isOptional()).isTrue();
+    assertThat(added.field("lines").isOptional()).isTrue();
+    assertThat(added.field("lines").type().asListType().isElementOptional()).isTrue();
+    Types.StructType asDeclared = ((AddColumn) diff(record, table).get(0)).type().asStructType();
+    assertThat(asDeclared.field("zip").isRequired()).isTrue();
+  }
 }
