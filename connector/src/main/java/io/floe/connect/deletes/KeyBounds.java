@@ -45,6 +45,15 @@ final class KeyBounds {
 
   /** Whether {@code file} may hold a retired key, as far as its column bounds tell. */
   boolean mayHoldKey(ContentFile<?> file) {
+    return mayHoldKey(file.lowerBounds(), file.upperBounds());
+  }
+
+  /**
+   * Whether rows whose key columns lie within {@code lowerBounds} and {@code upperBounds} (by field
+   * id, in Iceberg's single-value serialization; a column without bounds is not bounded) may hold a
+   * retired key.
+   */
+  boolean mayHoldKey(Map<Integer, ByteBuffer> lowerBounds, Map<Integer, ByteBuffer> upperBounds) {
     if (keys.isEmpty() || columns.isEmpty()) {
       return !keys.isEmpty();
     }
@@ -52,8 +61,8 @@ final class KeyBounds {
     Bound[] lower = new Bound[n];
     Bound[] upper = new Bound[n];
     for (int i = 0; i < n; i++) {
-      lower[i] = bound(columns.get(i), file.lowerBounds());
-      upper[i] = bound(columns.get(i), file.upperBounds());
+      lower[i] = bound(columns.get(i), lowerBounds);
+      upper[i] = bound(columns.get(i), upperBounds);
     }
     for (int k = firstAtLeast(lower[0]); k < sorted.length; k++) {
       if (upper[0] != null && upper[0].compareWith(sorted[k]) > 0) {

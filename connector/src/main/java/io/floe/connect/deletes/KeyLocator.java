@@ -83,7 +83,7 @@ public final class KeyLocator {
           base == null ? null : base.snapshotId(), List.of(), ResolutionStats.none(inSnapshot));
     }
     KeyBounds bounds = KeyBounds.of(keys);
-    LiveKeyReader reader = new LiveKeyReader(table, keys);
+    LiveKeyReader reader = new LiveKeyReader(table, keys, bounds);
     TableScan scan =
         table
             .newScan()

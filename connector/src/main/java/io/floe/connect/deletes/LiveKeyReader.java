@@ -62,15 +62,23 @@ final class LiveKeyReader {
   }
 
   LiveKeyReader(Table table, RetiredKeys keys) {
-    this(table, keys.keySchema(), keys);
+    this(table, keys.keySchema(), keys, null);
+  }
+
+  /**
+   * A reader of the rows holding {@code keys}, skipping the row groups whose column statistics
+   * {@code bounds} rules out when it reads a file's key columns straight from its column chunks.
+   */
+  LiveKeyReader(Table table, RetiredKeys keys, KeyBounds bounds) {
+    this(table, keys.keySchema(), keys, bounds);
   }
 
   /** A reader of every live row's key ({@link #visit}), for keys of {@code keySchema}. */
   static LiveKeyReader allRows(Table table, Schema keySchema) {
-    return new LiveKeyReader(table, keySchema, null);
+    return new LiveKeyReader(table, keySchema, null, null);
   }
 
-  private LiveKeyReader(Table table, Schema keySchema, RetiredKeys keys) {
+  private LiveKeyReader(Table table, Schema keySchema, RetiredKeys keys, KeyBounds bounds) {
     this.io = table.io();
     this.tableSchema = table.schema();
     this.keySchema = keySchema;
@@ -79,7 +87,7 @@ final class LiveKeyReader {
     columns.add(MetadataColumns.ROW_POSITION);
     this.projection = new Schema(columns);
     this.taskRows = new TaskRows(table);
-    this.scan = keys == null ? null : ParquetKeyScan.of(keys);
+    this.scan = keys == null ? null : ParquetKeyScan.of(keys, bounds);
   }
 
   /** The live rows of the task's file holding a retired key, or null when it has none. */

@@ -9,12 +9,15 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
@@ -22,7 +25,11 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
@@ -57,10 +64,12 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 final class ParquetKeyScan {
   private final RetiredKeys keys;
   private final Types.NestedField[] columns;
+  private final KeyBounds bounds;
 
-  private ParquetKeyScan(RetiredKeys keys, Types.NestedField[] columns) {
+  private ParquetKeyScan(RetiredKeys keys, Types.NestedField[] columns, KeyBounds bounds) {
     this.keys = keys;
     this.columns = columns;
+    this.bounds = bounds;
   }
 
   /** Told each live row holding a retired key. */
@@ -71,6 +80,16 @@ final class ParquetKeyScan {
 
   /** A scan for {@code keys}, or null when their columns are not all ones it can read. */
   static ParquetKeyScan of(RetiredKeys keys) {
+    return of(keys, null);
+  }
+
+  /**
+   * A scan for {@code keys} that skips the row groups whose column statistics {@code bounds} rules
+   * out, or null when their columns are not all ones it can read.
+   *
+   * @param bounds the keys' bounds check, null to read every row group
+   */
+  static ParquetKeyScan of(RetiredKeys keys, KeyBounds bounds) {
     Schema keySchema = keys.keySchema();
     List<Types.NestedField> fields = keySchema.columns();
     for (Types.NestedField field : fields) {
@@ -78,7 +97,7 @@ final class ParquetKeyScan {
         return null;
       }
     }
-    return new ParquetKeyScan(keys, fields.toArray(new Types.NestedField[0]));
+    return new ParquetKeyScan(keys, fields.toArray(new Types.NestedField[0]), bounds);
   }
 
   private static boolean readable(Type.TypeID type) {
@@ -94,7 +113,8 @@ final class ParquetKeyScan {
    * not in {@code deleted}.
    *
    * @param deleted the file's deleted rows at the snapshot, null for none
-   * @return the number of live rows read, or -1 when the scan declined the file (nothing was told)
+   * @return the number of live rows read (the rows of row groups skipped by their statistics are
+   *     not read), or -1 when the scan declined the file (nothing was told)
    */
   long scan(FileIO io, DataFile file, PositionDeleteIndex deleted, Matches matches) {
     if (file.format() != FileFormat.PARQUET) {
@@ -117,8 +137,13 @@ final class ParquetKeyScan {
       KeyCodec.Bytes key = new KeyCodec.Bytes(64);
       long live = 0;
       long rowIndex = 0;
-      PageReadStore rowGroup;
-      while ((rowGroup = reader.readNextRowGroup()) != null) {
+      for (BlockMetaData block : reader.getRowGroups()) {
+        if (!mayHoldKey(block, descriptors)) {
+          reader.skipNextRowGroup();
+          rowIndex += block.getRowCount();
+          continue;
+        }
+        PageReadStore rowGroup = reader.readNextRowGroup();
         long first = rowGroup.getRowIndexOffset().orElse(rowIndex);
         long rows = rowGroup.getRowCount();
         ColumnReadStoreImpl store =
@@ -161,6 +186,52 @@ final class ParquetKeyScan {
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + file.location(), e);
     }
+  }
+
+  /**
+   * Whether the row group may hold a retired key, as its key columns' statistics tell: a column
+   * without usable statistics does not rule anything out.
+   */
+  private boolean mayHoldKey(BlockMetaData block, ColumnDescriptor[] descriptors) {
+    if (bounds == null) {
+      return true;
+    }
+    Map<Integer, ByteBuffer> lower = new HashMap<>();
+    Map<Integer, ByteBuffer> upper = new HashMap<>();
+    for (int i = 0; i < columns.length; i++) {
+      ColumnPath path = ColumnPath.get(descriptors[i].getPath());
+      for (ColumnChunkMetaData chunk : block.getColumns()) {
+        if (!chunk.getPath().equals(path)) {
+          continue;
+        }
+        Statistics<?> stats = chunk.getStatistics();
+        if (stats == null || stats.isEmpty() || !stats.hasNonNullValue()) {
+          break;
+        }
+        Type type = columns[i].type();
+        Object min = icebergValue(type, stats.genericGetMin());
+        Object max = icebergValue(type, stats.genericGetMax());
+        if (min != null && max != null) {
+          lower.put(columns[i].fieldId(), Conversions.toByteBuffer(type, min));
+          upper.put(columns[i].fieldId(), Conversions.toByteBuffer(type, max));
+        }
+        break;
+      }
+    }
+    return bounds.mayHoldKey(lower, upper);
+  }
+
+  /** A statistic of a column as Iceberg holds a value of the column's type, null if unknown. */
+  private static Object icebergValue(Type type, Object value) {
+    return switch (type.typeId()) {
+      case INTEGER, DATE -> value instanceof Integer ? value : null;
+      case LONG, TIME, TIMESTAMP ->
+          value instanceof Number number ? Long.valueOf(number.longValue()) : null;
+      case STRING -> value instanceof Binary binary ? binary.toStringUsingUTF8() : null;
+      case BINARY, FIXED ->
+          value instanceof Binary binary ? ByteBuffer.wrap(binary.getBytes()) : null;
+      default -> null;
+    };
   }
 
   /** The file's column of the table column {@code field}, or null when it is not one to read. */

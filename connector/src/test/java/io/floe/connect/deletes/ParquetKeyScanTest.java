@@ -131,7 +131,9 @@ class ParquetKeyScanTest {
                 deleted,
                 (ordinal, position) -> found.add(ordinal + "@" + position));
         assertThat(live)
-            .as("live rows of %s by %s", task.file().location(), columns)
+            .as(
+                "live rows of %s by %s (no bounds: every row group read)",
+                task.file().location(), columns)
             .isEqualTo(expectedLive[0]);
         assertThat(found)
             .as("rows of %s by %s", task.file().location(), columns)
@@ -140,6 +142,38 @@ class ParquetKeyScanTest {
       }
       assertThat(files).isEqualTo(3);
     }
+  }
+
+  @Test
+  void rowGroupsWhoseStatisticsHoldNoKeyAreSkippedAndTheRestReadAtTheirPositions() {
+    Table table =
+        tables.create(
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            3,
+            Map.of(
+                "write.parquet.row-group-size-bytes", "1",
+                "write.parquet.row-group-check-min-record-count", "100",
+                "write.parquet.row-group-check-max-record-count", "100"));
+    append(table, rows(table.schema(), 0, 1_000, new Random(3)));
+    FileScanTask task = DeleteTables.tasks(table).get(0);
+    RetiredKeys keys = DeleteTables.keys(table, 5, 550, 551, 999);
+    ParquetKeyScan scan = ParquetKeyScan.of(keys, KeyBounds.of(keys));
+
+    Set<String> found = new TreeSet<>();
+    long read =
+        scan.scan(
+            table.io(),
+            task.file(),
+            null,
+            (ordinal, position) ->
+                found.add(keys.key(ordinal).get(0, Long.class) + "@" + position));
+
+    assertThat(found).containsExactly("550@550", "551@551", "5@5", "999@999");
+    // row groups of 100 rows: the three that hold a key are read, the other seven skipped
+    assertThat(read).isEqualTo(300);
+    assertThat(ParquetKeyScan.of(keys).scan(table.io(), task.file(), null, (o, p) -> {}))
+        .isEqualTo(1_000);
   }
 
   @Test
