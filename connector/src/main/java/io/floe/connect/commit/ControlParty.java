@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -52,6 +53,9 @@ import org.slf4j.LoggerFactory;
 final class ControlParty {
   private static final Logger LOG = LoggerFactory.getLogger(ControlParty.class);
   private static final Duration POLL = Duration.ofMillis(100);
+
+  /** How long the coordinator waits for the end of the control topic before a scan for orphans. */
+  private static final Duration ENDS_TIMEOUT = Duration.ofSeconds(10);
 
   /** A worker's pause after a failed write: 0.5 s, doubling up to 5 s. */
   private static final long WORKER_FIRST_BACKOFF_MS = 500;
@@ -289,6 +293,11 @@ final class ControlParty {
   /** The consumer's position in each control partition, by partition number. */
   Map<Integer, Long> position() {
     return channel.position();
+  }
+
+  /** The end of each control partition, as the broker says now; empty if it does not say. */
+  Optional<Map<Integer, Long>> ends() {
+    return channel.ends(ENDS_TIMEOUT);
   }
 
   /** Control records not read yet, as far as the consumer knows. */

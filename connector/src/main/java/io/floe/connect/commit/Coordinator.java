@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
@@ -84,6 +85,9 @@ public final class Coordinator implements AutoCloseable {
    * it, so their offsets must be recorded with it too.
    */
   private final Map<TopicPartition, Long> answeredOffsets = new HashMap<>();
+
+  /** The end of the control topic when an orphan scan last asked what is in flight. */
+  private Map<Integer, Long> waitedAt;
 
   /**
    * Answers (cycle and sender) whose {@code DataWritten} was read but not yet their {@code
@@ -428,9 +432,28 @@ public final class Coordinator implements AutoCloseable {
   /**
    * The files that the events the coordinator holds and has not committed name, of every table (a
    * table may be routed under two names): never orphans, whatever their age.
+   *
+   * <p>Empty while it cannot know them all: committed control events wait unread (a stalled or
+   * lagging read, or a coordinator catching up after a restart), and only reading them names their
+   * files. It knows them once it has read to the end of the control topic, or past the end it saw
+   * when a scan last waited: the events committed since then name files written since the previous
+   * cycles, younger than any orphan's least age.
    */
-  private Set<String> inFlight() {
-    return committer.filesOf(List.copyOf(pending));
+  private Optional<Set<String>> inFlight() {
+    Optional<Map<Integer, Long>> ends = party.ends();
+    if (ends.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<Integer, Long> position = position();
+    boolean known =
+        readTo(position, ends.get()) || (waitedAt != null && readTo(position, waitedAt));
+    waitedAt = ends.get();
+    return known ? Optional.of(committer.filesOf(List.copyOf(pending))) : Optional.empty();
+  }
+
+  private static boolean readTo(Map<Integer, Long> position, Map<Integer, Long> ends) {
+    return ends.entrySet().stream()
+        .allMatch(end -> position.getOrDefault(end.getKey(), 0L) >= end.getValue());
   }
 
   private void commit(TableCommitter.Cycle cycle) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
@@ -239,6 +240,23 @@ public final class ControlChannel implements AutoCloseable {
       }
     }
     return lag;
+  }
+
+  /**
+   * The end of each control partition to a {@code read_committed} reader, by partition number, as
+   * the broker says now (a request). Empty when the broker does not answer within {@code timeout}.
+   */
+  public Optional<Map<Integer, Long>> ends(Duration timeout) {
+    try {
+      Map<Integer, Long> ends = new HashMap<>();
+      consumer
+          .endOffsets(topic.partitions(), timeout)
+          .forEach((partition, end) -> ends.put(partition.partition(), end));
+      return ends.size() == topic.partitions().size() ? Optional.of(ends) : Optional.empty();
+    } catch (TimeoutException e) {
+      LOG.debug("Cannot read the end of control topic {}: {}", topic.name(), e.toString());
+      return Optional.empty();
+    }
   }
 
   /** An event from the channel's owner, in the control topic's wire format. */

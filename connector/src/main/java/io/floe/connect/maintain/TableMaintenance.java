@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
@@ -41,7 +42,7 @@ public final class TableMaintenance {
   private final Function<String, TableMetrics> metrics;
   private final Marks marks;
   private final UnaryOperator<String> mask;
-  private final Supplier<Set<String>> inFlight;
+  private final Supplier<Optional<Set<String>>> inFlight;
   private final Map<String, Since> since = new HashMap<>();
   private final long startedMs;
 
@@ -66,7 +67,9 @@ public final class TableMaintenance {
    * @param marks what its maintenance commits carry of the connector's marks
    * @param mask hides the connector's secrets in what it logs
    * @param inFlight the locations of every file that the control events the coordinator holds and
-   *     has not committed name (never orphans)
+   *     has not committed name (never orphans), or empty while it cannot know them all: control
+   *     events are committed to the control topic that it has not read yet, so the orphan scan
+   *     waits
    */
   public TableMaintenance(
       Catalog catalog,
@@ -76,7 +79,7 @@ public final class TableMaintenance {
       Function<String, TableMetrics> metrics,
       Marks marks,
       UnaryOperator<String> mask,
-      Supplier<Set<String>> inFlight) {
+      Supplier<Optional<Set<String>>> inFlight) {
     this.catalog = catalog;
     this.settings = settings;
     this.clock = clock;
@@ -184,8 +187,9 @@ public final class TableMaintenance {
       if (settings.orphans() != null
           && now - state.orphanScanMs >= settings.orphans().interval().toMillis()) {
         step = "orphan-file scan";
-        state.orphanScanMs = now;
-        removeOrphans(name, table, outOfTime);
+        if (removeOrphans(name, table, outOfTime)) {
+          state.orphanScanMs = now;
+        }
       }
     } catch (RuntimeException e) {
       metrics.apply(name).maintenanceFailed();
@@ -278,18 +282,30 @@ public final class TableMaintenance {
     }
   }
 
-  private void removeOrphans(String name, Table table, BooleanSupplier outOfTime) {
+  /**
+   * Scans the table for orphans, unless the coordinator cannot name every file in flight; returns
+   * whether it scanned.
+   */
+  private boolean removeOrphans(String name, Table table, BooleanSupplier outOfTime) {
+    Optional<Set<String>> held = inFlight.get();
+    if (held.isEmpty()) {
+      LOG.info(
+          "Table {}: the orphan-file scan waits for the next run: the coordinator has not read every"
+              + " control event yet, and a file one of them names is no orphan",
+          name);
+      return false;
+    }
     long started = System.nanoTime();
     OrphanFiles.Settings orphans = settings.orphans();
     OrphanFiles.Result result =
-        OrphanFiles.clean(table, orphans, clock.millis(), inFlight.get(), outOfTime);
+        OrphanFiles.clean(table, orphans, clock.millis(), held.get(), outOfTime);
     long elapsedMs = (System.nanoTime() - started) / 1_000_000;
     if (!result.listable()) {
       LOG.warn(
           "Table {}: its file IO ({}) cannot list files, so orphan files are not looked for",
           name,
           table.io().getClass().getName());
-      return;
+      return true;
     }
     metrics.apply(name).orphansScanned(result.orphans(), result.deleted(), elapsedMs);
     if (result.orphans() == 0) {
@@ -324,5 +340,6 @@ public final class TableMaintenance {
           result.sample(),
           elapsedMs);
     }
+    return true;
   }
 }

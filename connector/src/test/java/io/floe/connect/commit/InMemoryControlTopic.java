@@ -11,6 +11,7 @@ import io.floe.connect.control.EventHeader;
 import io.floe.connect.control.KafkaClients;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -453,6 +454,14 @@ final class InMemoryControlTopic implements KafkaClients {
     public synchronized long position(TopicPartition partition) {
       updateEndOffsets(Map.of(PARTITION, (long) log.size()));
       return super.position(partition);
+    }
+
+    /** As Kafka's consumer: the end of the log, read committed, as the broker has it now. */
+    @Override
+    public synchronized Map<TopicPartition, Long> endOffsets(
+        Collection<TopicPartition> partitions, Duration timeout) {
+      updateEndOffsets(Map.of(PARTITION, (long) log.size()));
+      return super.endOffsets(partitions, timeout);
     }
 
     @Override

@@ -71,6 +71,7 @@ final class SimFaults {
   private final Runnable onFence;
   private boolean enabled = true;
   private long stalledUntilMs = -1;
+  private int longestHangMs = 40_000;
 
   /**
    * @param onFence fences the acting task's producer, as a newer producer of its transactional id
@@ -92,6 +93,14 @@ final class SimFaults {
       case REBALANCE, RESTART, WORKER_DIES, TASKS_MAX_CHANGES -> 0.03;
       default -> 0.12;
     };
+  }
+
+  /**
+   * Bounds every hang of a file or catalog call by {@code ms}, so that a writer holding a file
+   * through three of them holds it less than three times that.
+   */
+  void holdHangsUnder(long ms) {
+    longestHangMs = (int) Math.max(1_001, Math.min(longestHangMs, ms));
   }
 
   /** Stops injecting: the schedule settles. */
@@ -215,7 +224,7 @@ final class SimFaults {
 
   private void hang(Kind kind, Point point) {
     if (strikes(kind)) {
-      long ms = sim.between(1_000, 40_000);
+      long ms = sim.between(1_000, longestHangMs);
       sim.trace(sim.actor() + " hangs " + ms + " ms at " + point);
       sim.clock.advance(ms);
     }

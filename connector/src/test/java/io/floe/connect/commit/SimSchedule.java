@@ -88,6 +88,12 @@ final class SimSchedule {
   SimSchedule(long seed, boolean echo) {
     sim = new Sim(seed, echo);
     faults = new SimFaults(sim, this::fenceActor);
+    MaintenanceSettings maintenance = maintenance(new java.util.SplittableRandom(sim.seed));
+    if (maintenance.orphans() != null) {
+      // orphan deletion rests on its least age exceeding the longest time a live writer holds a
+      // file before a commit names it, as a real connector's days exceed any stall
+      faults.holdHangsUnder(maintenance.orphans().minAgeMs() / 3);
+    }
     io = new SimFileIO(sim, faults);
     catalog = new SimCatalog("mem://sim-" + seed + "-" + RUNS.incrementAndGet(), io, faults);
     boolean upsert = upsertSchedule(seed);
@@ -156,7 +162,7 @@ final class SimSchedule {
             Duration.ofMillis(sim.between(5_000, 60_000)),
             sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE,
             keyIndex,
-            maintenance(new java.util.SplittableRandom(sim.seed)));
+            maintenance);
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
         new SimConnect(

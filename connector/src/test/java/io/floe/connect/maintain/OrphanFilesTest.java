@@ -234,24 +234,11 @@ class OrphanFilesTest {
         java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
       TableMaintenance maintenance =
-          new TableMaintenance(
-              catalog,
-              new MaintenanceSettings(
-                      "db.orders"::equals,
-                      Duration.ofMinutes(10),
-                      false,
-                      SnapshotExpiry.Policy.ICEBERG_DEFAULTS,
-                      null,
-                      0)
-                  .withOrphans(
-                      new OrphanFiles.Settings(
-                          OrphanFiles.Mode.DELETE, 3 * DAY_MS, Duration.ofHours(1))),
+          maintenance(
               clock,
               threads,
-              metrics::table,
-              Marks.NONE,
-              text -> text,
-              () -> Set.of(table.location() + "/data/in-flight.parquet"));
+              metrics,
+              () -> java.util.Optional.of(Set.of(table.location() + "/data/in-flight.parquet")));
       Map<String, org.apache.iceberg.Snapshot> committed =
           Map.of("db.orders", table.currentSnapshot());
       javax.management.ObjectName bean =
@@ -291,6 +278,74 @@ class OrphanFilesTest {
       metrics.close();
       threads.shutdownNow();
     }
+  }
+
+  /**
+   * While the coordinator cannot name every file in flight (control events wait unread), a due scan
+   * deletes nothing and waits for the next run, not for the next orphan interval.
+   */
+  @Test
+  void aScanWaitsWhileTheFilesInFlightAreUnknownAndRunsAtTheNextRun() throws Exception {
+    Table table = tableWithOrphans(2);
+    io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
+    io.floe.connect.metrics.CoordinatorMetrics metrics =
+        new io.floe.connect.metrics.CoordinatorMetrics(
+            io.floe.connect.metrics.MetricsRegistry.forTask("orphan-wait-test", null), clock);
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    java.util.concurrent.atomic.AtomicBoolean known =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    try {
+      TableMaintenance maintenance =
+          maintenance(
+              clock,
+              threads,
+              metrics,
+              () -> known.get() ? java.util.Optional.of(Set.of()) : java.util.Optional.empty());
+      Map<String, org.apache.iceberg.Snapshot> committed =
+          Map.of("db.orders", table.currentSnapshot());
+
+      clock.advance(Duration.ofHours(1).toMillis());
+      maintenance.afterCommit(committed);
+      assertThat(filesUnder(table.location()))
+          .as("a scan while control events wait unread")
+          .anyMatch(f -> f.endsWith("orphan-old.parquet"));
+
+      known.set(true);
+      clock.advance(Duration.ofMinutes(10).toMillis());
+      maintenance.afterCommit(committed);
+      assertThat(filesUnder(table.location()))
+          .as("the next run, within the orphan interval of the scan that waited")
+          .noneMatch(f -> f.endsWith("orphan-old.parquet"));
+    } finally {
+      metrics.close();
+      threads.shutdownNow();
+    }
+  }
+
+  /** The coordinator's maintenance of db.orders: orphans deleted once 3 days old, hourly. */
+  private TableMaintenance maintenance(
+      io.floe.connect.commit.MutableClock clock,
+      java.util.concurrent.ExecutorService threads,
+      io.floe.connect.metrics.CoordinatorMetrics metrics,
+      java.util.function.Supplier<java.util.Optional<Set<String>>> inFlight) {
+    return new TableMaintenance(
+        catalog,
+        new MaintenanceSettings(
+                "db.orders"::equals,
+                Duration.ofMinutes(10),
+                false,
+                SnapshotExpiry.Policy.ICEBERG_DEFAULTS,
+                null,
+                0)
+            .withOrphans(
+                new OrphanFiles.Settings(OrphanFiles.Mode.DELETE, 3 * DAY_MS, Duration.ofHours(1))),
+        clock,
+        threads,
+        metrics::table,
+        Marks.NONE,
+        text -> text,
+        inFlight);
   }
 
   @Test

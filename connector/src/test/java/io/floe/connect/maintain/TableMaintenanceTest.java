@@ -108,7 +108,7 @@ class TableMaintenanceTest {
         metrics::table,
         Marks.NONE,
         text -> text.replace("secret", "****"),
-        Set::of);
+        () -> java.util.Optional.of(Set.of()));
   }
 
   /** What a cycle committed: each table's current snapshot (none for a dropped table). */
