@@ -146,8 +146,9 @@ class CdcThroughputIT {
             "%n## A Debezium stream mirrored against the same stream appended%n%n"
                 + "%,d snapshot reads then %,d changes (%,d records, %,d with a value) over %d"
                 + " partitions; 4 tasks, commit interval %d ms, worker heap %s, %d cores%n%n"
-                + "| mode | run | seconds to the last commit | records/s | table rows |%n"
-                + "|---|---:|---:|---:|---:|%n",
+                + "| mode | run | seconds to the last commit | records/s | worker CPU s |"
+                + " CPU µs per record | table rows |%n"
+                + "|---|---:|---:|---:|---:|---:|---:|%n",
             SNAPSHOT,
             CHANGES,
             records,
@@ -203,23 +204,34 @@ class CdcThroughputIT {
     }
     try (ConnectWorker worker = ConnectWorker.start(broker, PluginInstall.pluginPath(), options)) {
       long start = System.nanoTime();
+      Duration cpuBefore = cpu(worker);
       worker.rest().putConnector(name, connector(name, table, upsertMode));
       awaitLastCommit(table, "connect-" + name);
       double seconds = (System.nanoTime() - start) / 1e9;
+      double cpuSeconds = cpu(worker).minus(cpuBefore).toMillis() / 1e3;
       worker.rest().deleteConnector(name);
       long rows = upsertMode ? checkMirror(table) : checkAppended(table);
       lines.add(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %.1f | %,.0f | %,d |",
+              "| %s | %d | %.1f | %,.0f | %.1f | %.1f | %,d |",
               mode,
               repeat,
               seconds,
               records / seconds,
+              cpuSeconds,
+              cpuSeconds * 1e6 / records,
               rows));
       System.out.println("progress: " + lines.get(lines.size() - 1));
       return seconds;
     }
+  }
+
+  /** The worker process's CPU time so far, user and system, over all its threads. */
+  private static Duration cpu(ConnectWorker worker) {
+    return ProcessHandle.of(worker.pid())
+        .flatMap(process -> process.info().totalCpuDuration())
+        .orElseThrow(() -> new IllegalStateException("no CPU time for worker " + worker.pid()));
   }
 
   private Map<String, String> connector(String name, String table, boolean upsertMode) {
