@@ -29,11 +29,13 @@ import java.util.regex.Pattern;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -176,7 +178,11 @@ final class UpsertEvents {
               handOver.dataFiles.add(
                   DataFiles.builder(table.specs().get(file.specId())).copy(file).build()),
           file -> {
-            handOver.keyFiles.add(file.copy());
+            if (file.content() == FileContent.POSITION_DELETES) {
+              handOver.supersededFiles.add(file.copy());
+            } else {
+              handOver.keyFiles.add(file.copy());
+            }
             if (file.recordCount() > 0) {
               transport.add(file.location()); // without keys, Iceberg's writer left no file
             }
@@ -225,19 +231,23 @@ final class UpsertEvents {
       bytes += handOver.bytes;
     }
     RetiredKeys retired = keys.build();
-    // an image of an earlier hand-over whose key a later one retires is not the key's last
-    List<LocatedRows.FileRows> superseded = new ArrayList<>();
+    // an image of an earlier hand-over whose key a later one retires is not the key's last, nor
+    // is one a later change of its own hand-over superseded
+    Map<String, SupersededFile> superseded = new LinkedHashMap<>();
     int[] last = lastHandOver;
-    for (int h = 0; h < kept.size() - 1; h++) {
+    for (int h = 0; h < kept.size(); h++) {
       int handOver = h;
-      superseded.addAll(
-          SupersededRows.locate(
-              table, kept.get(h).dataFiles, retired, key -> last[key] > handOver));
+      HandOver those = kept.get(h);
+      readSuperseded(table, those, superseded);
+      if (h < kept.size() - 1) {
+        SupersededRows.locate(table, those.dataFiles, retired, key -> last[key] > handOver)
+            .forEach(rows -> supersede(superseded, rows.file(), rows.positions()));
+      }
     }
     return new UpsertEvents(
         dataFiles,
         retired,
-        superseded,
+        superseded.values().stream().map(SupersededFile::rows).toList(),
         transport,
         truncates,
         all.size() - kept.size(),
@@ -275,6 +285,7 @@ final class UpsertEvents {
   private static final class HandOver {
     private final List<DataFile> dataFiles = new ArrayList<>();
     private final List<DeleteFile> keyFiles = new ArrayList<>();
+    private final List<DeleteFile> supersededFiles = new ArrayList<>();
     private final List<ChangeSource> sources = new ArrayList<>();
     private long records;
     private long bytes;
@@ -288,6 +299,71 @@ final class UpsertEvents {
     boolean shares(HandOver other) {
       return sources.stream()
           .anyMatch(mine -> other.sources.stream().anyMatch(mine::samePartition));
+    }
+  }
+
+  /** The superseded rows of one of the commit's new data files, from every part that names them. */
+  private record SupersededFile(DataFile file, java.util.BitSet positions) {
+    LocatedRows.FileRows rows() {
+      return new LocatedRows.FileRows(file, positions.stream().asLongStream().toArray(), null);
+    }
+  }
+
+  /** Adds superseded rows of {@code file}, and returns the file's set of them. */
+  private static java.util.BitSet supersede(
+      Map<String, SupersededFile> superseded, DataFile file, long[] positions) {
+    SupersededFile rows =
+        superseded.computeIfAbsent(
+            file.location(), l -> new SupersededFile(file, new java.util.BitSet()));
+    for (long position : positions) {
+      rows.positions().set(Math.toIntExact(position));
+    }
+    return rows.positions();
+  }
+
+  /**
+   * Reads the rows of a hand-over's data files that later changes of the same hand-over superseded
+   * (its files of superseded rows, {@code write.KeyFiles}).
+   *
+   * @throws IllegalStateException if one names a file the hand-over did not write
+   */
+  private static void readSuperseded(
+      Table table, HandOver handOver, Map<String, SupersededFile> superseded) {
+    if (handOver.supersededFiles.isEmpty()) {
+      return;
+    }
+    Map<String, DataFile> written = new LinkedHashMap<>();
+    handOver.dataFiles.forEach(file -> written.put(file.location(), file));
+    Schema pathAndPosition =
+        new Schema(MetadataColumns.DELETE_FILE_PATH, MetadataColumns.DELETE_FILE_POS);
+    for (DeleteFile file : handOver.supersededFiles) {
+      try (CloseableIterable<Record> rows =
+          FormatModelRegistry.readBuilder(
+                  file.format(), Record.class, table.io().newInputFile(file.location()))
+              .project(pathAndPosition)
+              .build()) {
+        String lastPath = null;
+        java.util.BitSet positions = null;
+        for (Record row : rows) {
+          String path = row.get(0, CharSequence.class).toString();
+          if (!path.equals(lastPath)) {
+            DataFile dataFile = written.get(path);
+            if (dataFile == null) {
+              throw new IllegalStateException(
+                  "File of superseded rows "
+                      + file.location()
+                      + " names "
+                      + path
+                      + ", not a data file of its hand-over");
+            }
+            positions = supersede(superseded, dataFile, new long[0]);
+            lastPath = path;
+          }
+          positions.set(Math.toIntExact(row.get(1, Long.class)));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read file of superseded rows " + file.location(), e);
+      }
     }
   }
 

@@ -35,6 +35,8 @@ final class PartitionFile {
   private final MeasuringWriterFactory measured;
   private final RollingDataWriter<Record> writer;
 
+  private CharSequence numberedLocation;
+  private long locationNumber;
   private DataWriter<Record> sampledWriter;
   private long sampledRows;
   private long sampledLength;
@@ -70,6 +72,19 @@ final class PartitionFile {
   /** The table partition (empty for an unpartitioned table). */
   PartitionKey key() {
     return key;
+  }
+
+  /**
+   * Where the next row goes: the number {@code numbers} gives the location of the file being
+   * written, shifted left by {@link TableWriter#POSITION_BITS}, plus the row's position in it.
+   */
+  long nextRow(java.util.function.ToLongFunction<String> numbers) {
+    CharSequence location = writer.currentFilePath();
+    if (location != numberedLocation) {
+      numberedLocation = location;
+      locationNumber = numbers.applyAsLong(location.toString()) << TableWriter.POSITION_BITS;
+    }
+    return locationNumber | writer.currentFileRows();
   }
 
   /** Writes a row and returns by how much the estimated heap of this file changed. */

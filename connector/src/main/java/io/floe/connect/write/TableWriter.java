@@ -51,6 +51,11 @@ import org.slf4j.LoggerFactory;
 public final class TableWriter {
   private static final Logger LOG = LoggerFactory.getLogger(TableWriter.class);
 
+  /** The bits of a row number ({@link #writeRow}) that hold the row's position in its file. */
+  static final int POSITION_BITS = 40;
+
+  private static final long POSITION_MASK = (1L << POSITION_BITS) - 1;
+
   private final TableIdentifier identifier;
   private final Map<String, String> writeProperties;
   private final OpenFiles openFiles;
@@ -70,6 +75,8 @@ public final class TableWriter {
   private InternalRecordWrapper wrapper;
   private TopicPartition lastSource;
   private FileGroup lastGroup;
+  private final Map<String, Long> locationNumbers = new HashMap<>();
+  private final List<String> locations = new ArrayList<>();
 
   TableWriter(
       TableIdentifier identifier,
@@ -126,6 +133,40 @@ public final class TableWriter {
    * @param row the row, matching {@link #schema()}
    */
   public void write(TopicPartition origin, long offset, long timestampMs, Record row) {
+    write(origin, offset, timestampMs, row, false);
+  }
+
+  /**
+   * Writes a row and returns its number until the next {@link #complete}: where it went, for {@link
+   * #locationOf} and {@link #positionOf} to tell.
+   *
+   * @see #write(TopicPartition, long, long, Record)
+   */
+  public long writeRow(TopicPartition origin, long offset, long timestampMs, Record row) {
+    return write(origin, offset, timestampMs, row, true);
+  }
+
+  /** The location of the data file that row {@code rowNumber} went to. */
+  String locationOf(long rowNumber) {
+    return locations.get((int) (rowNumber >>> POSITION_BITS));
+  }
+
+  /** The position of row {@code rowNumber} in its data file. */
+  static long positionOf(long rowNumber) {
+    return rowNumber & POSITION_MASK;
+  }
+
+  private long numberOf(String location) {
+    return locationNumbers.computeIfAbsent(
+        location,
+        l -> {
+          locations.add(l);
+          return (long) locations.size() - 1;
+        });
+  }
+
+  private long write(
+      TopicPartition origin, long offset, long timestampMs, Record row, boolean numbered) {
     openFiles.checkUsable();
     try {
       FileGroup group = group(origin);
@@ -136,9 +177,11 @@ public final class TableWriter {
       if (file == null) {
         file = open(group);
       }
+      long number = numbered ? file.nextRow(this::numberOf) : -1;
       long delta = file.write(row);
       group.recorded(origin, offset, timestampMs);
       openFiles.written(file, delta);
+      return number;
     } catch (RuntimeException e) {
       openFiles.failed(e);
       throw new WriteFailedException(
@@ -220,6 +263,8 @@ public final class TableWriter {
       offsets.putAll(group.ranges());
     }
     forgetGroups(groups);
+    locationNumbers.clear();
+    locations.clear();
     openFiles.released(dataFiles.size());
     WrittenFiles written = new WrittenFiles(identifier, dataFiles, List.of(), offsets);
     if (!written.isEmpty()) {

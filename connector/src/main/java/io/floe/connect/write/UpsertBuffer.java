@@ -15,13 +15,13 @@ import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.ConverterCache;
 import io.floe.connect.convert.RecordConverters;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -33,19 +33,18 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * The changes of one table in upsert mode since the last hand-over: each record is read as a change
- * ({@link ChangeNormalizer}) and folded per key ({@link KeyedChanges}, the last change of a key
- * wins). Nothing reaches a file before the hand-over, when {@link #flush} writes each live key's
- * final image through the table's writer and returns the key of every retired row.
+ * ({@link ChangeNormalizer}), its image written through the table's writer as it comes (as append
+ * mode writes a row), and folded per key ({@link KeyedChanges}, the last change of a key wins). An
+ * image that a later change of the cycle supersedes stays in its file, and its position is kept,
+ * for the coordinator to delete with the cycle's commit. At the hand-over {@link #flush} returns
+ * the key of every retired row and the superseded rows.
  *
  * <p>A change is converted when it comes (so a record the table cannot take is a bad record at
  * {@code put}, as in append mode): the upsert's image to a row of the table's schema, and the key
- * to a row of the key schema ({@link #keySchema}) holding Iceberg's generic values. An image
- * converted on a schema the table has since left (it evolved later in the cycle) is converted again
- * at the hand-over, from the image record kept for that.
+ * to a row of the key schema ({@link #keySchema}) holding Iceberg's generic values.
  *
- * <p>Memory: per changed key, the folded entry, the image record (its value only, as {@link
- * KeyedChanges} keeps it), its converted row and the key row. None of it is counted in the writer
- * pool's memory budget, which bounds open files only; a commit empties it.
+ * <p>Memory: per changed key, the folded entry and the key row; per superseded image, 8 bytes. The
+ * images themselves are in the writer's files, within the writer pool's memory budget.
  *
  * <p>Not thread-safe: used under the {@link SinkWriter}'s caller's lock.
  */
@@ -53,21 +52,20 @@ final class UpsertBuffer {
   private final String table;
   private final ChangeNormalizer normalizer;
   private final ConverterCache keyConverters;
-  private final Map<RowKey, Converted> converted = new HashMap<>();
   private final Set<TopicPartition> sources = new HashSet<>();
   private final Map<TopicPartition, Long> truncates = new HashMap<>();
-  private KeyedChanges fold = new KeyedChanges();
+  private KeyedChanges<ConvertedKey> fold = new KeyedChanges<>();
+  private long[] superseded = new long[64];
+  private int supersededCount;
 
-  /** A change as converted when it came, on the table schema {@code schemaId}. */
-  private record Converted(Record row, Record key, int schemaId, long bytes) {}
+  /** A key as converted when its change came, on the table schema {@code schemaId}. */
+  private record ConvertedKey(Record key, int schemaId) {}
 
   /**
-   * Heap per folded key beyond its converted row and key: the record the image came in (about as
-   * large as the row again, counted as such), the fold's and this buffer's map entries and the
-   * change's key. Measured with a 5-column row of two strings (about 1,030 bytes a key in all), and
-   * rounded so that the estimate comes out about the same.
+   * Heap per folded key beyond its key row: the fold's map entry, its folded key and the change's
+   * {@link RowKey}.
    */
-  private static final long PER_KEY = 500;
+  private static final long PER_KEY = 200;
 
   private long heldBytes;
 
@@ -163,29 +161,47 @@ final class UpsertBuffer {
   }
 
   /**
-   * Folds in a change read by {@link #read}.
+   * Folds in a change read by {@link #read}, writing an upsert's image through {@code writer}.
    *
-   * @param row for an upsert, its image as a row of table schema {@code schemaId}; else null
-   * @param key for an upsert or a delete, its key as a row of that schema's key schema; else null
+   * @param writer the table's writer, for an upsert; else null
+   * @param row for an upsert, its image as a row of the writer's schema; else null
+   * @param key for an upsert or a delete, its key as a row of the key schema of table schema {@code
+   *     schemaId}; else null
    */
-  void add(Change change, Record row, Record key, int schemaId) {
-    fold.add(change);
+  void add(Change change, TableWriter writer, Record row, Record key, int schemaId) {
     SinkRecord record = change.record();
     TopicPartition source =
         new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
-    if (change.kind() == Change.Kind.TRUNCATE) {
-      // the fold dropped every key: so do the conversions and their bytes
-      converted.clear();
-      heldBytes = 0;
-      truncates.put(source, record.originalKafkaOffset());
-    } else if (change.key() != null) {
-      long bytes = 2 * ImageSizes.of(row) + ImageSizes.of(key) + PER_KEY;
-      Converted before = converted.put(change.key(), new Converted(row, key, schemaId, bytes));
-      heldBytes += bytes - (before == null ? 0 : before.bytes());
+    long written = KeyedChanges.NO_ROW;
+    if (change.kind() == Change.Kind.UPSERT) {
+      written =
+          writer.writeRow(
+              source,
+              record.originalKafkaOffset(),
+              record.timestamp() == null ? OffsetRange.NO_TIMESTAMP : record.timestamp(),
+              row);
     }
+    int keysBefore = fold.size();
+    int supersededBefore = supersededCount;
+    ConvertedKey converted = key == null ? null : new ConvertedKey(key, schemaId);
+    fold.add(change, written, converted, this::supersede);
+    if (change.kind() == Change.Kind.TRUNCATE) {
+      truncates.put(source, record.originalKafkaOffset());
+      heldBytes = 8L * supersededCount;
+    } else if (fold.size() > keysBefore) {
+      heldBytes += ImageSizes.of(key) + PER_KEY;
+    }
+    heldBytes += 8L * (supersededCount - supersededBefore);
     // skips too: the fold checks offset order per source partition, so a partition read again
     // from an earlier offset must find the fold dropped
     sources.add(source);
+  }
+
+  private void supersede(long rowNumber) {
+    if (supersededCount == superseded.length) {
+      superseded = Arrays.copyOf(superseded, superseded.length * 2);
+    }
+    superseded[supersededCount++] = rowNumber;
   }
 
   /**
@@ -222,45 +238,59 @@ final class UpsertBuffer {
     return sources;
   }
 
+  /** What a hand-over takes of an upsert table: the keys to retire and the rows superseded. */
+  record Flushed(List<Record> retired, Map<String, long[]> superseded) {}
+
   /**
-   * Writes every live key's final image through {@code writer} and empties the buffer.
+   * Takes the keys to retire and the superseded rows, and empties the buffer; call before the
+   * writer completes its files, whose rows those are.
    *
-   * @param convert converts an image record on the writer's current schema, for images converted on
-   *     an older one
-   * @return the keys of the rows to retire, as rows of the key schema of the writer's schema
+   * @param writer the table's writer, whose row numbers the superseded rows are
+   * @return the keys of the rows to retire, as rows of the key schema of the writer's schema, and
+   *     the positions of the superseded rows by data file location, each ascending
    */
-  List<Record> flush(TableWriter writer, Function<SinkRecord, Record> convert) {
+  Flushed flush(TableWriter writer) {
     Schema schema = writer.schema();
     Schema keySchema = keySchema(schema);
     List<Record> retired = new ArrayList<>(fold.size());
-    for (FoldedKey folded : fold.keys()) {
-      Converted done = converted.get(folded.key());
-      boolean current = done.schemaId() == schema.schemaId();
-      Record key = done.key();
-      if (folded.image().isPresent()) {
-        SinkRecord image = folded.image().get();
-        Record row = current ? done.row() : convert.apply(image);
-        writer.write(
-            new TopicPartition(image.originalTopic(), image.originalKafkaPartition()),
-            image.originalKafkaOffset(),
-            image.timestamp() == null ? OffsetRange.NO_TIMESTAMP : image.timestamp(),
-            row);
-        key = current ? key : keyOf(row, keySchema);
-      } else if (!current) {
-        key = keyOf(folded.key(), keySchema);
-      }
+    for (FoldedKey<ConvertedKey> folded : fold.keys()) {
       if (folded.retire()) {
-        retired.add(key);
+        ConvertedKey done = folded.converted();
+        retired.add(
+            done.schemaId() == schema.schemaId() ? done.key() : keyOf(folded.key(), keySchema));
       }
     }
+    Map<String, long[]> rows = supersededRows(writer);
     drop();
-    return retired;
+    return new Flushed(retired, rows);
+  }
+
+  private Map<String, long[]> supersededRows(TableWriter writer) {
+    long[] numbers = Arrays.copyOf(superseded, supersededCount);
+    Arrays.sort(numbers); // by file, then position
+    Map<String, long[]> byFile = new LinkedHashMap<>();
+    int from = 0;
+    while (from < numbers.length) {
+      long file = numbers[from] >>> TableWriter.POSITION_BITS;
+      int to = from;
+      while (to < numbers.length && numbers[to] >>> TableWriter.POSITION_BITS == file) {
+        to++;
+      }
+      long[] positions = new long[to - from];
+      for (int i = from; i < to; i++) {
+        positions[i - from] = TableWriter.positionOf(numbers[i]);
+      }
+      byFile.put(writer.locationOf(numbers[from]), positions);
+      from = to;
+    }
+    return byFile;
   }
 
   /** Forgets every change since the last hand-over. */
   void drop() {
-    fold = new KeyedChanges();
-    converted.clear();
+    fold = new KeyedChanges<>();
+    superseded = new long[64];
+    supersededCount = 0;
     heldBytes = 0;
     sources.clear();
     truncates.clear();

@@ -53,15 +53,28 @@ final class UpsertTables {
     this.keyColumns = keyColumns;
   }
 
-  /** A change read and converted, to fold in once every table of the record took it. */
-  record FoldedChange(UpsertBuffer buffer, Change change, Record row, Record key, int schemaId) {
+  /**
+   * A change read and converted, to write and fold in once every table of the record took it.
+   *
+   * @param writer the table's writer, for an upsert; else null
+   */
+  record FoldedChange(
+      UpsertBuffer buffer,
+      Change change,
+      TableWriter writer,
+      Record row,
+      Record key,
+      int schemaId) {
     void fold() {
-      buffer.add(change, row, key, schemaId);
+      buffer.add(change, writer, row, key, schemaId);
     }
   }
 
-  /** A table's key file of a hand-over, and the sources of its changes. */
-  record KeyHandOver(DeleteFile keyFile, ChangeSources sources) {}
+  /**
+   * A table's key files of a hand-over (its key file, and the file of the rows it superseded if
+   * any), and the sources of its changes.
+   */
+  record KeyHandOver(List<DeleteFile> keyFiles, ChangeSources sources) {}
 
   /** The table's upsert buffer, or null if the table appends. */
   UpsertBuffer buffer(String table) {
@@ -97,7 +110,7 @@ final class UpsertTables {
         Record row = state.convert(change.record());
         Schema schema = state.writer().schema();
         Record key = UpsertBuffer.keyOf(row, state.keySchema());
-        return new FoldedChange(upsert, change, row, key, schema.schemaId());
+        return new FoldedChange(upsert, change, state.writer(), row, key, schema.schemaId());
       }
       case DELETE -> {
         TableState state = states.existingState(table);
@@ -106,17 +119,17 @@ final class UpsertTables {
         }
         Schema schema = state.writer().schema();
         Record key = upsert.keyOfDelete(change, state.keySchema());
-        return new FoldedChange(upsert, change, null, key, schema.schemaId());
+        return new FoldedChange(upsert, change, null, null, key, schema.schemaId());
       }
       case TRUNCATE -> {
         // without the table there is nothing committed to remove, and nothing folded either (an
         // upsert would have created it)
         return states.existingState(table) == null
             ? null
-            : new FoldedChange(upsert, change, null, null, -1);
+            : new FoldedChange(upsert, change, null, null, null, -1);
       }
       case SKIP -> {
-        return new FoldedChange(upsert, change, null, null, -1);
+        return new FoldedChange(upsert, change, null, null, null, -1);
       }
       default -> throw new IllegalStateException("a " + change.kind() + " in table " + table);
     }
@@ -128,9 +141,10 @@ final class UpsertTables {
   }
 
   /**
-   * Writes the final images of every upsert table through its writer, and its retired keys to a key
-   * file; a table that was truncated gets one even without retired keys, as it is the key file's
-   * manifest that tells the coordinator of the truncate.
+   * Writes every upsert table's retired keys to a key file, and the rows its changes superseded to
+   * a file of their positions; a table that was truncated gets a key file even without retired
+   * keys, as it is the key file's manifest that tells the coordinator of the truncate. Call before
+   * the writers complete their files.
    */
   Map<TableIdentifier, KeyHandOver> flush() {
     Map<TableIdentifier, KeyHandOver> keyFiles = new HashMap<>();
@@ -147,19 +161,22 @@ final class UpsertTables {
       boolean truncated = upsert.truncated();
       ChangeSources sources = upsert.changeSources();
       TableWriter writer = state.writer();
-      List<Record> retired = upsert.flush(writer, state::convert);
-      if (!retired.isEmpty() || truncated) {
+      UpsertBuffer.Flushed flushed = upsert.flush(writer);
+      if (!flushed.retired().isEmpty() || truncated || !flushed.superseded().isEmpty()) {
         Schema schema = writer.schema();
-        keyFiles.put(
-            writer.identifier(),
-            new KeyHandOver(
-                KeyFiles.write(
-                    state.table(),
-                    UpsertBuffer.keySchema(schema),
-                    schema.identifierFieldIds(),
-                    retired,
-                    config.taskIndex()),
-                sources));
+        List<DeleteFile> files = new ArrayList<>(2);
+        files.add(
+            KeyFiles.write(
+                state.table(),
+                UpsertBuffer.keySchema(schema),
+                schema.identifierFieldIds(),
+                flushed.retired(),
+                config.taskIndex()));
+        if (!flushed.superseded().isEmpty()) {
+          files.add(
+              KeyFiles.writeSuperseded(state.table(), flushed.superseded(), config.taskIndex()));
+        }
+        keyFiles.put(writer.identifier(), new KeyHandOver(files, sources));
       }
     }
     return keyFiles;
@@ -172,13 +189,11 @@ final class UpsertTables {
     List<WrittenFiles> all = new ArrayList<>(written.size() + keyFiles.size());
     for (WrittenFiles files : written) {
       KeyHandOver keys = left.remove(files.table());
-      all.add(keys == null ? files : files.withKeyFiles(List.of(keys.keyFile()), keys.sources()));
+      all.add(keys == null ? files : files.withKeyFiles(keys.keyFiles(), keys.sources()));
     }
     left.forEach(
         (table, keys) ->
-            all.add(
-                new WrittenFiles(
-                    table, List.of(), List.of(keys.keyFile()), Map.of(), keys.sources())));
+            all.add(new WrittenFiles(table, List.of(), keys.keyFiles(), Map.of(), keys.sources())));
     return all;
   }
 

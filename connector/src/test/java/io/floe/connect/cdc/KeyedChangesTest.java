@@ -12,6 +12,7 @@ import static io.floe.connect.cdc.CdcRecords.tombstone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
@@ -22,11 +23,15 @@ import org.junit.jupiter.api.Test;
 class KeyedChangesTest {
   private final ChangeNormalizer normalizer =
       new ChangeNormalizer(CdcOptions.defaults().withTruncateEnabled(true), List.of());
-  private final KeyedChanges changes = new KeyedChanges();
+  private final KeyedChanges<String> changes = new KeyedChanges<>();
+  private final List<Long> superseded = new ArrayList<>();
 
+  /** Folds the records in, each upsert's image "written" at row number = its offset. */
   private void add(SinkRecord... records) {
     for (SinkRecord record : records) {
-      changes.add(normalizer.normalize(record));
+      Change change = normalizer.normalize(record);
+      long row = change.kind() == Change.Kind.UPSERT ? record.kafkaOffset() : KeyedChanges.NO_ROW;
+      changes.add(change, row, "key at " + record.kafkaOffset(), superseded::add);
     }
   }
 
@@ -34,13 +39,9 @@ class KeyedChangesTest {
     return RowKey.of(List.of("id"), List.of(id));
   }
 
-  private FoldedKey only() {
+  private FoldedKey<String> only() {
     assertThat(changes.keys()).hasSize(1);
     return changes.keys().iterator().next();
-  }
-
-  private static Object name(FoldedKey folded) {
-    return ((Struct) folded.image().orElseThrow().value()).get("name");
   }
 
   @Test
@@ -49,10 +50,12 @@ class KeyedChangesTest {
         record(1, key(1), envelope("c", null, row(1, "A"))),
         record(2, key(1), envelope("u", null, row(1, "B"))),
         record(3, key(1), envelope("u", null, row(1, "C"))));
-    FoldedKey folded = only();
+    FoldedKey<String> folded = only();
     assertThat(folded.key()).isEqualTo(id(1));
     assertThat(folded.retire()).isTrue();
-    assertThat(name(folded)).isEqualTo("C");
+    assertThat(folded.row()).isEqualTo(3);
+    assertThat(folded.converted()).isEqualTo("key at 3");
+    assertThat(superseded).containsExactly(1L, 2L);
   }
 
   @Test
@@ -60,9 +63,10 @@ class KeyedChangesTest {
     add(
         record(1, key(1), envelope("c", null, row(1, "A"))),
         record(2, key(1), envelope("d", row(1, "A"), null)));
-    FoldedKey folded = only();
+    FoldedKey<String> folded = only();
     assertThat(folded.retire()).isTrue();
-    assertThat(folded.image()).isEmpty();
+    assertThat(folded.row()).isEqualTo(KeyedChanges.NO_ROW);
+    assertThat(superseded).containsExactly(1L);
   }
 
   @Test
@@ -71,9 +75,10 @@ class KeyedChangesTest {
         record(1, key(1), envelope("d", row(1, "A"), null)),
         tombstone(2, 1),
         record(3, key(1), envelope("c", null, row(1, "B"))));
-    FoldedKey folded = only();
+    FoldedKey<String> folded = only();
     assertThat(folded.retire()).isTrue();
-    assertThat(name(folded)).isEqualTo("B");
+    assertThat(folded.row()).isEqualTo(3);
+    assertThat(superseded).isEmpty();
   }
 
   @Test
@@ -82,7 +87,7 @@ class KeyedChangesTest {
     String before = changes.keys().toString();
     add(tombstone(2, 1));
     assertThat(changes.keys()).hasToString(before);
-    assertThat(only().image()).isEmpty();
+    assertThat(only().row()).isEqualTo(KeyedChanges.NO_ROW);
   }
 
   @Test
@@ -93,7 +98,8 @@ class KeyedChangesTest {
     add(
         record(1, first, envelope("c", null, row(7, "A"))),
         record(2, second, envelope("u", null, row(7, "B"))));
-    assertThat(name(only())).isEqualTo("B");
+    assertThat(only().row()).isEqualTo(2);
+    assertThat(superseded).containsExactly(1L);
   }
 
   @Test
@@ -108,12 +114,13 @@ class KeyedChangesTest {
         tombstone(3, 1),
         record(4, key(2), envelope("c", null, row(2, "Ada")), createHeaders));
 
-    assertThat(changes.keys()).extracting(FoldedKey::key).containsExactly(id(1), id(2));
-    List<FoldedKey> keys = List.copyOf(changes.keys());
+    List<FoldedKey<String>> keys = List.copyOf(changes.keys());
+    assertThat(keys).extracting(FoldedKey::key).containsExactly(id(1), id(2));
     assertThat(keys.get(0).retire()).isTrue();
-    assertThat(keys.get(0).image()).isEmpty();
+    assertThat(keys.get(0).row()).isEqualTo(KeyedChanges.NO_ROW);
     assertThat(keys.get(1).retire()).isTrue();
-    assertThat(((Struct) keys.get(1).image().orElseThrow().value()).get("id")).isEqualTo(2);
+    assertThat(keys.get(1).row()).isEqualTo(4);
+    assertThat(superseded).containsExactly(1L);
   }
 
   @Test
@@ -123,7 +130,9 @@ class KeyedChangesTest {
         record(2, key(1), envelope("c", null, row(1, "A"))),
         record(3, key(3), envelope("u", null, row(3, "B"))),
         record(4, key(2), envelope("d", row(2, "A"), null)));
-    assertThat(changes.keys()).extracting(FoldedKey::key).containsExactly(id(3), id(1), id(2));
+    assertThat(List.copyOf(changes.keys()))
+        .extracting(FoldedKey::key)
+        .containsExactly(id(3), id(1), id(2));
     assertThat(changes.size()).isEqualTo(3);
   }
 
@@ -137,10 +146,13 @@ class KeyedChangesTest {
         record(5, key(3), envelope("d", row(3, "C"), null)),
         record(6, key(4), envelope("d", row(4, "D"), null)));
     assertThat(changes.truncated()).isTrue();
-    FoldedKey folded = only();
+    FoldedKey<String> folded = only();
     assertThat(folded.key()).isEqualTo(id(2));
     assertThat(folded.retire()).isFalse();
-    assertThat(name(folded)).isEqualTo("B");
+    assertThat(folded.row()).isEqualTo(3);
+    assertThat(superseded)
+        .as("the image written before the truncate, and key 3's, deleted after it")
+        .containsExactly(1L, 4L);
   }
 
   @Test

@@ -250,6 +250,50 @@ class TableCommitterUpsertTest {
    * A late answer joins the next cycle: one commit takes two hand-overs of the same source
    * partitions, and where both hold a key, the later one's change is the one that counts.
    */
+  /**
+   * A worker writes each image as it comes: a key changed twice in a hand-over has two rows in its
+   * file, and the earlier one's position in the hand-over's file of superseded rows. The commit
+   * deletes it, with the stored row of the key, in one delete per data file.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void rowsAHandOverSupersededGoWithItsCommit(int formatVersion) {
+    createTable(formatVersion);
+    TableCommitter committer = committer(KeyIndexSettings.off());
+    UUID one = UUID.randomUUID();
+    assertThat(
+            committer
+                .commit(cycle(one, events(one, 0, List.of(row(1, "stored")), List.of(1L)), 2, 1))
+                .failures())
+        .isEmpty();
+
+    UUID two = UUID.randomUUID();
+    List<PendingEvent> cycleTwo =
+        events(
+            two,
+            2,
+            // one partition (ids 1, 4, 7), so one data file, in this order
+            List.of(row(1, "first"), row(4, "only"), row(1, "last"), row(7, "gone")),
+            List.of(1L, 4L, 7L),
+            Shipped.byWorker("db.orders", two),
+            null,
+            new long[] {0, 3});
+    List<String> transport = transportFiles(cycleTwo);
+    assertThat(committer.commit(cycle(two, cycleTwo, 4, 5)).failures()).isEmpty();
+
+    assertThat(rows()).isEqualTo(Map.of(1L, "last", 4L, "only"));
+    table.refresh();
+    List<DeleteFile> deletes = new ArrayList<>();
+    table.newScan().planFiles().forEach(task -> deletes.addAll(task.deletes()));
+    assertThat(deletes)
+        .as("one delete per data file: the stored row's, and the new file's two rows")
+        .extracting(DeleteFile::recordCount)
+        .containsExactlyInAnyOrder(1L, 2L);
+    for (String location : transport) {
+      assertThat(table.io().newInputFile(location).exists()).as(location).isFalse();
+    }
+  }
+
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
   void twoHandOversInOneCommitKeepOnlyTheLaterChangeOfAKey(int formatVersion) {
@@ -598,6 +642,21 @@ class TableCommitterUpsertTest {
       List<Long> retired,
       Shipped shipped,
       List<ChangeSource> sources) {
+    return events(commitId, controlOffset, images, retired, shipped, sources, new long[0]);
+  }
+
+  /**
+   * As a worker ships a hand-over whose images of one partition went to one data file, with {@code
+   * superseded} the positions in it of the images later changes of the hand-over replaced.
+   */
+  private List<PendingEvent> events(
+      UUID commitId,
+      long controlOffset,
+      List<Record> images,
+      List<Long> retired,
+      Shipped shipped,
+      List<ChangeSource> sources,
+      long[] superseded) {
     OutputFileFactory outputs =
         OutputFileFactory.builderFor(table, 1, System.nanoTime())
             .format(FileFormat.PARQUET)
@@ -669,6 +728,28 @@ class TableCommitterUpsertTest {
             null);
     try (keyManifest) {
       keyManifest.add(keys.toDeleteFile());
+      if (superseded.length > 0) {
+        org.apache.iceberg.deletes.PositionDeleteWriter<Record> positions =
+            new GenericFileWriterFactory.Builder(table)
+                .deleteFileFormat(FileFormat.AVRO)
+                .build()
+                .newPositionDeleteWriter(
+                    org.apache.iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(
+                        table
+                            .io()
+                            .newOutputFile(
+                                table.location() + "/data/floe-superseded-" + commitId + ".avro")),
+                    PartitionSpec.unpartitioned(),
+                    null);
+        org.apache.iceberg.deletes.PositionDelete<Record> delete =
+            org.apache.iceberg.deletes.PositionDelete.create();
+        try (positions) {
+          for (long position : superseded) {
+            positions.write(delete.set(lastImages.get(0).location(), position));
+          }
+        }
+        keyManifest.add(positions.toDeleteFile());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

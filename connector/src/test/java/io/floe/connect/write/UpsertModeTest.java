@@ -140,21 +140,80 @@ class UpsertModeTest {
         .orElseThrow();
   }
 
-  /** Commits the data files of {@code table} and reads the table's rows, name by id. */
+  /**
+   * Commits the data files of {@code table} and reads the table's rows, name by id, without the
+   * rows the hand-over's file of superseded rows names (as the coordinator deletes them).
+   */
   private Map<Long, String> commitAndRead(HandOver handOver, String table) {
     Table iceberg = catalog.loadTable(TableIdentifier.parse(table));
     AppendFiles append = iceberg.newAppend();
     files(handOver, table).files().dataFiles().forEach(append::appendFile);
     append.commit();
+    java.util.Set<String> superseded = superseded(files(handOver, table));
+    Schema projection =
+        new Schema(
+            iceberg.schema().findField("id"),
+            iceberg.schema().findField("name"),
+            org.apache.iceberg.MetadataColumns.FILE_PATH,
+            org.apache.iceberg.MetadataColumns.ROW_POSITION);
     Map<Long, String> rows = new TreeMap<>();
-    try (CloseableIterable<Record> scan = IcebergGenerics.read(iceberg).build()) {
+    try (CloseableIterable<Record> scan =
+        IcebergGenerics.read(iceberg).project(projection).build()) {
       for (Record row : scan) {
-        rows.put((Long) row.getField("id"), (String) row.getField("name"));
+        String at = row.getField("_file") + "@" + row.getField("_pos");
+        if (!superseded.remove(at)) {
+          assertThat(rows.put((Long) row.getField("id"), (String) row.getField("name")))
+              .as("one live row per key")
+              .isNull();
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    assertThat(superseded).as("superseded rows not found in the data files").isEmpty();
     return rows;
+  }
+
+  /**
+   * The rows that the hand-over's file of superseded rows names, as {@code file@position}, after
+   * checking the file is what the coordinator expects; empty without one.
+   */
+  private static java.util.Set<String> superseded(TableFiles files) {
+    List<DeleteFile> positions =
+        files.files().keyFiles().stream()
+            .filter(file -> file.content() == FileContent.POSITION_DELETES)
+            .toList();
+    java.util.Set<String> rows = new java.util.HashSet<>();
+    if (positions.isEmpty()) {
+      return rows;
+    }
+    assertThat(positions).hasSize(1);
+    DeleteFile file = positions.get(0);
+    assertThat(file.format()).isEqualTo(FileFormat.AVRO);
+    assertThat(file.specId()).isZero();
+    assertThat(file.location()).contains("floe-superseded-");
+    Schema pathAndPosition =
+        new Schema(
+            org.apache.iceberg.MetadataColumns.DELETE_FILE_PATH,
+            org.apache.iceberg.MetadataColumns.DELETE_FILE_POS);
+    try (CloseableIterable<Record> read =
+        org.apache.iceberg.formats.FormatModelRegistry.readBuilder(
+                FileFormat.AVRO, Record.class, files.table().io().newInputFile(file.location()))
+            .project(pathAndPosition)
+            .build()) {
+      for (Record row : read) {
+        assertThat(rows.add(row.get(0) + "@" + row.get(1))).as("each row once").isTrue();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(file.recordCount()).isEqualTo(rows.size());
+    return rows;
+  }
+
+  /** How many rows the hand-over superseded in {@code files}'s data files. */
+  private static int supersededCount(TableFiles files) {
+    return superseded(files).size();
   }
 
   /**
@@ -162,8 +221,12 @@ class UpsertModeTest {
    * generic reader, after checking the file is what the coordinator expects.
    */
   private static List<Object> retiredKeys(TableFiles files, String column) {
-    assertThat(files.files().keyFiles()).hasSize(1);
-    DeleteFile keys = files.files().keyFiles().get(0);
+    List<DeleteFile> keyFiles =
+        files.files().keyFiles().stream()
+            .filter(file -> file.content() == FileContent.EQUALITY_DELETES)
+            .toList();
+    assertThat(keyFiles).hasSize(1);
+    DeleteFile keys = keyFiles.get(0);
     Schema schema = files.table().schema();
     Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
     assertThat(keys.content()).isEqualTo(FileContent.EQUALITY_DELETES);
@@ -212,8 +275,12 @@ class UpsertModeTest {
 
       assertThat(refused).isEmpty();
       assertThat(files(handOver, "db.t").files().dataFiles())
+          .as("every image, written as it came")
           .extracting(file -> file.recordCount())
-          .containsExactly(2L);
+          .containsExactly(5L);
+      assertThat(supersededCount(files(handOver, "db.t")))
+          .as("the images of keys 1 and 3 replaced, and key 2's deleted")
+          .isEqualTo(3);
       assertThat(commitAndRead(handOver, "db.t")).isEqualTo(Map.of(1L, "a2", 3L, "c2"));
       assertThat(retiredIds(files(handOver, "db.t"))).containsExactly(1L, 2L, 3L);
       assertThat(handOver.positions().get(new TopicPartition(TOPIC, 0)).nextOffset()).isEqualTo(6);
@@ -314,28 +381,31 @@ class UpsertModeTest {
     }
   }
 
+  /**
+   * Images are written as they come, so they count as the written rows of append mode do; the fold
+   * adds its keys, and its superseded rows at 8 bytes each, not the images they replace.
+   */
   @Test
-  void foldedImagesCountAsBufferedBytesUntilTheHandOver() {
-    String name = "n".repeat(200);
+  void writtenImagesAndFoldedKeysCountAsBufferedBytesUntilTheHandOver() {
     try (SinkWriter writer = writer(Map.of("iceberg.tables", "db.t"))) {
       List<SinkRecord> distinct = new ArrayList<>();
       for (int i = 0; i < 1_000; i++) {
-        distinct.add(envelope(i, "c", null, row(i, name)));
+        distinct.add(envelope(i, "c", null, row(i, UUID.randomUUID().toString())));
       }
       writer.write(distinct);
       long thousandKeys = writer.bufferedBytes();
       assertThat(thousandKeys)
-          .as("each of 1,000 images holds a 200-character string twice")
-          .isBetween(1_000L * 2 * 200, 1_000L * 2_000);
+          .as("an open file holding 1,000 images of a 36-character name, and their keys")
+          .isBetween(1_000L * 36, 16L << 20);
 
       List<SinkRecord> sameKey = new ArrayList<>();
       for (int i = 0; i < 1_000; i++) {
-        sameKey.add(envelope(1_000 + i, "u", null, row(7, name)));
+        sameKey.add(envelope(1_000 + i, "u", null, row(7, UUID.randomUUID().toString())));
       }
       writer.write(sameKey);
       assertThat(writer.bufferedBytes())
-          .as("updates of a held key replace its image")
-          .isEqualTo(thousandKeys);
+          .as("1,000 more images written, 1,000 superseded rows held")
+          .isGreaterThan(thousandKeys + 1_000L * 8);
 
       writer.handOver();
       assertThat(writer.bufferedBytes()).isZero();
