@@ -56,10 +56,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the first batch's files.
  *
  * <ul>
- *   <li>with {@code iceberg.tables.time-type=long-micros} Spark reads every row, and each value
- *       agrees with Iceberg's generic reader;
- *   <li>with {@code time} (the default) Spark refuses the table, even to describe it, while
- *       Iceberg's generic reader reads it.
+ *   <li>with default settings (time-of-day fields become {@code long} microseconds since midnight,
+ *       {@code iceberg.tables.time-type=long-micros}) Spark describes the table and reads every
+ *       row, each value agreeing with Iceberg's generic reader and the Connect {@code Time} field
+ *       holding its time of day in microseconds;
+ *   <li>with {@code iceberg.tables.time-type=time} Spark refuses the table, even to describe it,
+ *       while Iceberg's generic reader reads it.
  * </ul>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -69,7 +71,7 @@ class SparkReadsFloeTablesIT {
   private static final int FIRST_BATCH = 20;
   private static final int SECOND_BATCH = 10;
   private static final long MILLIS_PER_DAY = 86_400_000L;
-  private static final String LONG_MICROS = "db.events_long_micros";
+  private static final String DEFAULTS = "db.events_default_settings";
   private static final String TIME = "db.events_time";
   private static final List<String> TIME_COLUMNS = List.of("opens", "lunch", "closes", "precise");
 
@@ -147,8 +149,11 @@ class SparkReadsFloeTablesIT {
     producer = broker.stringProducer();
     json.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
     // both tables written side by side, then read by one Spark session (it starts slowly)
-    writeTables(Map.of(LONG_MICROS, "long-micros", TIME, "time"));
-    sparkViews = SparkReader.read(rest, List.of(LONG_MICROS, TIME));
+    Map<String, String> timeTypes = new LinkedHashMap<>();
+    timeTypes.put(DEFAULTS, null);
+    timeTypes.put(TIME, "time");
+    writeTables(timeTypes);
+    sparkViews = SparkReader.read(rest, List.of(DEFAULTS, TIME));
   }
 
   @AfterAll
@@ -161,8 +166,9 @@ class SparkReadsFloeTablesIT {
   }
 
   @Test
-  void withLongMicrosSparkReadsEveryRowAsIcebergsGenericReaderDoes() throws Exception {
-    String table = LONG_MICROS;
+  void withDefaultSettingsSparkDescribesAndReadsEveryRowAsIcebergsGenericReaderDoes()
+      throws Exception {
+    String table = DEFAULTS;
     assertTimeColumns(table, Types.LongType.get());
     List<Record> rows = genericRows(table);
     for (Record row : rows) {
@@ -188,6 +194,15 @@ class SparkReadsFloeTablesIT {
     assertThat(spark.rows()).hasSize(FIRST_BATCH + SECOND_BATCH);
     assertThat(spark.rows())
         .containsExactlyInAnyOrderElementsOf(rows.stream().map(SparkReader::render).toList());
+    for (long i = 0; i < FIRST_BATCH + SECOND_BATCH; i++) {
+      String id = "{id=" + i + ", ";
+      assertThat(spark.rows())
+          .as("Spark's row %d", i)
+          .filteredOn(row -> row.startsWith(id))
+          .singleElement()
+          .asString()
+          .contains(", opens=" + opensMillis(i) * 1000 + ", ");
+    }
   }
 
   @Test
@@ -218,8 +233,8 @@ class SparkReadsFloeTablesIT {
   }
 
   /**
-   * Runs one connector per table, each with its time type: a first batch creates the tables, a
-   * second brings a new optional field.
+   * Runs one connector per table, each with its time type (null: the key unset, its default): a
+   * first batch creates the tables, a second brings a new optional field.
    */
   private void writeTables(Map<String, String> timeTypes) throws Exception {
     Map<String, TableOracle> oracles = new LinkedHashMap<>();
@@ -256,7 +271,9 @@ class SparkReadsFloeTablesIT {
     config.put("iceberg.tables", table);
     config.put("iceberg.tables.auto-create-enabled", "true");
     config.put("iceberg.tables.evolve-schema-enabled", "true");
-    config.put("iceberg.tables.time-type", timeType);
+    if (timeType != null) {
+      config.put("iceberg.tables.time-type", timeType);
+    }
     config.put("iceberg.tables.kafka-metadata-column", "_kafka");
     rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
     config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());

@@ -45,11 +45,12 @@ final class ConversionKeys {
   static final String TIME_TYPE = "iceberg.tables.time-type";
   static final String TIME_TYPE_DOC =
       "Iceberg type of time-of-day fields (Connect Time, Debezium Time, MicroTime, NanoTime, Avro"
-          + " time-millis, time-micros) in auto-created tables and new columns: 'time', or"
-          + " 'long-micros' (a long of microseconds since midnight, for engines that cannot read"
-          + " time columns, such as Apache Spark). An existing column keeps its type: values"
-          + " follow it.";
-  static final String TIME_TYPE_DEFAULT = "time";
+          + " time-millis, time-micros) in auto-created tables and new columns: 'long-micros' (a"
+          + " long of microseconds since midnight, which every engine reads, Apache Spark"
+          + " included) or 'time' (exact and typed, but Apache Spark refuses a table that has"
+          + " one). A column's type cannot be changed later. An existing column keeps its type:"
+          + " values follow it.";
+  static final String TIME_TYPE_DEFAULT = "long-micros";
 
   static final String DECIMAL_ROUNDING = "iceberg.tables.decimal-rounding";
   static final String DECIMAL_ROUNDING_DOC =

@@ -31,7 +31,7 @@ import java.util.Set;
  * @param variableScaleDecimalScale the scale of the {@code decimal(38, scale)} column that Debezium
  *     {@code VariableScaleDecimal} maps to; empty (the default) makes such fields an error
  * @param timeOfDayType the type of the columns created for time-of-day fields; {@link
- *     TimeOfDayType#TIME} by default
+ *     TimeOfDayType#LONG_MICROS} by default
  * @param forceOptional whether every column created for a record (of a new table, or added by
  *     schema evolution), and every list element and map value in it, is optional whatever the
  *     record schema says; off by default, optional-ness then follows the record schema
@@ -60,7 +60,7 @@ public record ConvertOptions(
           Optional.empty(),
           false,
           OptionalInt.empty(),
-          TimeOfDayType.TIME,
+          TimeOfDayType.LONG_MICROS,
           false,
           false);
 

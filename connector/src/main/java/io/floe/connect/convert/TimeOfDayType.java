@@ -10,8 +10,14 @@ package io.floe.connect.convert;
  * their column. Values always follow the column's actual type, whatever this says.
  */
 public enum TimeOfDayType {
-  /** Iceberg {@code time}: microseconds since midnight, typed as a time of day. */
+  /**
+   * Iceberg {@code time}: microseconds since midnight, typed as a time of day. Apache Spark refuses
+   * a table that has such a column.
+   */
   TIME,
-  /** Iceberg {@code long} holding microseconds since midnight, for engines without {@code time}. */
+  /**
+   * Iceberg {@code long} holding microseconds since midnight, which every engine reads: the
+   * default.
+   */
   LONG_MICROS
 }

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Avro time-millis and time-micros, from Avro records to Iceberg rows: a {@code time} column by
- * default, microseconds since midnight in a {@code long} column with the long-micros time type.
+ * Avro time-millis and time-micros, from Avro records to Iceberg rows: microseconds since midnight
+ * in a {@code long} column by default (long-micros), a {@code time} column with the time type.
  */
 class AvroTimeOfDayTest {
   private static final Schema AVRO =

@@ -148,7 +148,7 @@ class ConfigValidationTest {
     config.remove(ConversionKeys.TIME_TYPE);
     assertThat(new FloeSinkConfig(config).convertOptions().timeOfDayType())
         .as("the default")
-        .isEqualTo(TimeOfDayType.TIME);
+        .isEqualTo(TimeOfDayType.LONG_MICROS);
   }
 
   @Test

@@ -33,6 +33,8 @@ class ConnectSchemasTest {
 
   static Stream<Arguments> mappings() {
     ConvertOptions zoneless = DEFAULTS.withTimestampsWithZone(false);
+    ConvertOptions asTime = DEFAULTS.withTimeOfDayType(TimeOfDayType.TIME);
+    Type micros = Types.LongType.get();
     Type tstz = Types.TimestampType.withZone();
     Type ts = Types.TimestampType.withoutZone();
     return Stream.of(
@@ -56,7 +58,8 @@ class ConnectSchemasTest {
             DEFAULTS,
             Types.DecimalType.of(10, 2)),
         arguments("Date", Date.SCHEMA, DEFAULTS, Types.DateType.get()),
-        arguments("Time", Time.SCHEMA, DEFAULTS, Types.TimeType.get()),
+        arguments("Time → microseconds", Time.SCHEMA, DEFAULTS, micros),
+        arguments("Time, time option", Time.SCHEMA, asTime, Types.TimeType.get()),
         arguments("Timestamp", Timestamp.SCHEMA, DEFAULTS, tstz),
         arguments("Timestamp, zone-less option", Timestamp.SCHEMA, zoneless, ts),
         arguments(
@@ -65,19 +68,34 @@ class ConnectSchemasTest {
             DEFAULTS,
             Types.DateType.get()),
         arguments(
-            "Debezium Time",
+            "Debezium Time → microseconds",
             named(SchemaBuilder.int32(), SourceKind.DBZ_TIME),
             DEFAULTS,
+            micros),
+        arguments(
+            "Debezium Time, time option",
+            named(SchemaBuilder.int32(), SourceKind.DBZ_TIME),
+            asTime,
             Types.TimeType.get()),
         arguments(
-            "Debezium MicroTime",
+            "Debezium MicroTime → microseconds",
             named(SchemaBuilder.int64(), SourceKind.DBZ_MICRO_TIME),
             DEFAULTS,
+            micros),
+        arguments(
+            "Debezium MicroTime, time option",
+            named(SchemaBuilder.int64(), SourceKind.DBZ_MICRO_TIME),
+            asTime,
             Types.TimeType.get()),
         arguments(
-            "Debezium NanoTime",
+            "Debezium NanoTime → microseconds",
             named(SchemaBuilder.int64(), SourceKind.DBZ_NANO_TIME),
             DEFAULTS,
+            micros),
+        arguments(
+            "Debezium NanoTime, time option",
+            named(SchemaBuilder.int64(), SourceKind.DBZ_NANO_TIME),
+            asTime,
             Types.TimeType.get()),
         arguments(
             "Debezium Timestamp",

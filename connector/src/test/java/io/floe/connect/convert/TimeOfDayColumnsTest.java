@@ -26,9 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * type decides, not the setting).
  */
 class TimeOfDayColumnsTest {
-  private static final ConvertOptions AS_TIME = ConvertOptions.defaults();
-  private static final ConvertOptions AS_LONG =
-      ConvertOptions.defaults().withTimeOfDayType(TimeOfDayType.LONG_MICROS);
+  private static final ConvertOptions AS_LONG = ConvertOptions.defaults();
+  private static final ConvertOptions AS_TIME =
+      ConvertOptions.defaults().withTimeOfDayType(TimeOfDayType.TIME);
 
   /** 01:02:03.004005006, in each source's unit: what each source can carry of it. */
   static Stream<Arguments> sources() {
@@ -61,7 +61,7 @@ class TimeOfDayColumnsTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("sources")
-  void aNewColumnIsTimeByDefaultAndLongWithLongMicros(
+  void aNewColumnIsLongMicrosByDefaultAndTimeWhenAsked(
       String name, Schema field, Object value, long micros) {
     assertThat(ConnectSchemas.toIcebergType(field, AS_TIME)).isEqualTo(Types.TimeType.get());
     assertThat(ConnectSchemas.toIcebergType(field, AS_LONG)).isEqualTo(Types.LongType.get());

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.it.registry.SchemaRegistryServer;
+import io.floe.it.stack.ApacheSinkPlugin;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;

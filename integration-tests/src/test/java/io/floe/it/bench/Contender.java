@@ -4,6 +4,7 @@
  */
 package io.floe.it.bench;
 
+import io.floe.it.stack.ApacheSinkPlugin;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ import java.util.Map;
  */
 enum Contender {
   FLOE("Floe", "io.floe.connect.IcebergSinkConnector"),
-  APACHE("Apache Iceberg sink 1.12.0", "org.apache.iceberg.connect.IcebergSinkConnector"),
+  APACHE("Apache Iceberg sink 1.12.0", ApacheSinkPlugin.CONNECTOR_CLASS),
   NOOP("no-op sink (ceiling)", NoopSinkConnector.class.getName());
 
   static final long COMMIT_INTERVAL_MS = 10_000;

@@ -20,9 +20,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Test records as JsonConverter reads them with {@code schemas.enable=true}: an id, a kind that
- * routes the record ("a" or "b"), and a Connect Timestamp.
+ * routes the record ("a" or "b"), and a Connect Timestamp; or values of another {@link Format}.
  */
-final class OrderEvents implements AutoCloseable {
+public final class OrderEvents implements AutoCloseable {
+  /** A record's value, from its id and its timestamp. */
+  public interface Format {
+    String value(long id, long timestampMs);
+  }
+
   private static final String SCHEMA =
       "{\"type\":\"struct\",\"name\":\"order\",\"optional\":false,\"fields\":["
           + "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
@@ -31,6 +36,7 @@ final class OrderEvents implements AutoCloseable {
           + "\"name\":\"org.apache.kafka.connect.data.Timestamp\",\"version\":1}]}";
 
   private final KafkaProducer<String, String> producer;
+  private final Format format;
 
   OrderEvents(String bootstrapServers) {
     this(bootstrapServers, Map.of());
@@ -38,6 +44,16 @@ final class OrderEvents implements AutoCloseable {
 
   /** A producer that logs in with {@code login}, e.g. {@link KafkaBroker#adminLogin()}. */
   OrderEvents(String bootstrapServers, Map<String, Object> login) {
+    this(bootstrapServers, login, OrderEvents::value);
+  }
+
+  /** A producer of records in {@code format}. */
+  public OrderEvents(String bootstrapServers, Format format) {
+    this(bootstrapServers, Map.of(), format);
+  }
+
+  private OrderEvents(String bootstrapServers, Map<String, Object> login, Format format) {
+    this.format = format;
     Map<String, Object> props = new HashMap<>(login);
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -76,7 +92,11 @@ final class OrderEvents implements AutoCloseable {
       sent.add(
           producer.send(
               new ProducerRecord<>(
-                  topic, partitionOf.applyAsInt(id), now, Long.toString(id), value(id, now))));
+                  topic,
+                  partitionOf.applyAsInt(id),
+                  now,
+                  Long.toString(id),
+                  format.value(id, now))));
     }
     producer.flush();
     // every send is checked: a record the test believes sent but Kafka never took would show up

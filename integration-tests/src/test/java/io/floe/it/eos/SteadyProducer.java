@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * on, round-robin over the topic's partitions, until stopped: the live traffic under which the
  * exactly-once tests freeze, kill and rebalance workers.
  */
-final class SteadyProducer implements AutoCloseable {
+public final class SteadyProducer implements AutoCloseable {
   private static final long TICK_MS = 20;
 
   private final OrderEvents events;
@@ -28,7 +28,7 @@ final class SteadyProducer implements AutoCloseable {
    *
    * @param perSecond records per second, sent in batches every 20 ms
    */
-  static SteadyProducer start(
+  public static SteadyProducer start(
       OrderEvents events, String topic, int partitions, long firstId, int perSecond) {
     SteadyProducer producer =
         new SteadyProducer(
@@ -71,7 +71,7 @@ final class SteadyProducer implements AutoCloseable {
   }
 
   /** The id after the last one sent and acknowledged so far. */
-  long sent() {
+  public long sent() {
     return next.get();
   }
 
@@ -79,7 +79,7 @@ final class SteadyProducer implements AutoCloseable {
    * Stops producing and returns the id after the last one sent; every record up to it is
    * acknowledged. Throws if sending failed.
    */
-  long stop() throws InterruptedException {
+  public long stop() throws InterruptedException {
     running = false;
     thread.join();
     if (failure != null) {
