@@ -171,8 +171,7 @@ class PluginDeploymentIT {
     String topic = "events-" + runtime.line().replace('.', '-');
     broker.createTopic(topic, 2);
     Path work = StackDirs.newServiceDir("quickstart-catalog");
-    Map<String, String> config =
-        ConfigExamples.quickstart(work, "http://127.0.0.1:1", broker.bootstrapServers());
+    Map<String, String> config = ConfigExamples.quickstart(work, "http://127.0.0.1:1");
     config.put("name", name);
     config.put("topics", topic);
     config.put("tasks.max", "2");
@@ -204,10 +203,7 @@ class PluginDeploymentIT {
         ConnectWorker.start(
             broker, pluginPath, new ConnectWorker.Options().groupId("connect-fail"))) {
       Map<String, String> config =
-          ConfigExamples.quickstart(
-              StackDirs.newServiceDir("fail-catalog"),
-              "http://127.0.0.1:1",
-              broker.bootstrapServers());
+          ConfigExamples.quickstart(StackDirs.newServiceDir("fail-catalog"), "http://127.0.0.1:1");
       config.put("name", name);
       config.put("topics", topic);
       config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
