@@ -13,6 +13,7 @@ import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaRuntime;
 import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.Readme;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.StackDirs;
@@ -72,7 +73,8 @@ class PluginDeploymentIT {
             new ConnectWorker.Options()
                 .runtime(runtime)
                 .groupId("connect-" + runtime.line().replace('.', '-'))
-                .pluginDiscovery("service_load"))) {
+                .pluginDiscovery("service_load")
+                .workerProperties(overridePolicy(runtime)))) {
       System.out.printf(
           "Connect %s worker started in %d ms (broker started in %d ms)%n",
           runtime.line(), worker.startupTime().toMillis(), broker.startupTime().toMillis());
@@ -80,8 +82,29 @@ class PluginDeploymentIT {
       listsConnectorAndConverter(worker);
       acceptsEveryConfigExample(worker);
       rejectsBrokenConfigsOnTheOffendingKey(worker);
+      if (runtime != KafkaRuntime.KAFKA_3_9) {
+        allowsOnlyTheListedClientOverrides(worker);
+      }
       deploysAndRuns(worker, runtime);
     }
+  }
+
+  /**
+   * The client override policy the README recommends for Kafka 4.2 and later, taken from its
+   * properties block; Kafka 3.9, which has no {@code Allowlist} policy, keeps Connect's default.
+   */
+  private static Map<String, String> overridePolicy(KafkaRuntime runtime) {
+    return runtime == KafkaRuntime.KAFKA_3_9
+        ? Map.of()
+        : Readme.workerPropertiesSetting("connector.client.config.override.policy", "Allowlist");
+  }
+
+  /** The allowlist is in force: an override it does not name is refused on its key. */
+  private void allowsOnlyTheListedClientOverrides(ConnectWorker worker) {
+    Map<String, String> config = new HashMap<>(ConfigExamples.load("quickstart.json"));
+    config.put("consumer.override.max.poll.records", "10");
+    assertSingleError(
+        worker, config, "consumer.override.max.poll.records", "does not allow 'max.poll.records'");
   }
 
   private void listsConnectorAndConverter(ConnectWorker worker) {
@@ -171,8 +194,7 @@ class PluginDeploymentIT {
     String topic = "events-" + runtime.line().replace('.', '-');
     broker.createTopic(topic, 2);
     Path work = StackDirs.newServiceDir("quickstart-catalog");
-    Map<String, String> config =
-        ConfigExamples.quickstart(work, "http://127.0.0.1:1", broker.bootstrapServers());
+    Map<String, String> config = ConfigExamples.quickstart(work, "http://127.0.0.1:1");
     config.put("name", name);
     config.put("topics", topic);
     config.put("tasks.max", "2");
@@ -204,10 +226,7 @@ class PluginDeploymentIT {
         ConnectWorker.start(
             broker, pluginPath, new ConnectWorker.Options().groupId("connect-fail"))) {
       Map<String, String> config =
-          ConfigExamples.quickstart(
-              StackDirs.newServiceDir("fail-catalog"),
-              "http://127.0.0.1:1",
-              broker.bootstrapServers());
+          ConfigExamples.quickstart(StackDirs.newServiceDir("fail-catalog"), "http://127.0.0.1:1");
       config.put("name", name);
       config.put("topics", topic);
       config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.it.stack.ConfigExamples;
+import io.floe.it.stack.KafkaRuntime;
 import io.floe.it.stack.PluginInstall;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,6 +53,21 @@ class PluginZipIT {
       assertThat(manifest.path("features").path("delivery_guarantee").toString())
           .isEqualTo("[\"exactly_once\"]");
       assertThat(manifest.path("owner").path("username").asText()).isNotBlank();
+      assertThat(manifest.path("features").path("supported_encodings").toString())
+          .as("any converter works")
+          .isEqualTo("[\"any\"]");
+      String logo = manifest.path("logo").asText();
+      assertThat(logo).startsWith("assets/");
+      assertThat(zip.getEntry(ROOT + logo)).as("the logo %s", logo).isNotNull();
+      assertThat(manifest.path("owner").path("logo").asText()).isEqualTo(logo);
+      assertThat(manifest.path("description").asText())
+          .contains("exactly once", "deletion vectors", "schema registry", "route field");
+      String requirements = manifest.path("requirements").toString();
+      for (KafkaRuntime runtime : KafkaRuntime.values()) {
+        assertThat(requirements)
+            .as("the requirements name the tested Connect line %s", runtime.line())
+            .contains(runtime.line() + ".x");
+      }
     }
   }
 

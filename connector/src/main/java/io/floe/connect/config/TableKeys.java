@@ -54,9 +54,11 @@ public record TableKeys(
 
   public static final String KAFKA_METADATA_COLUMN = "iceberg.tables.kafka-metadata-column";
   public static final String KAFKA_METADATA_COLUMN_DOC =
-      "Name of a struct column (topic, partition, offset, timestamp, key) that records where each"
-          + " row came from; empty for none. Added to auto-created tables and, with schema"
-          + " evolution, to existing ones.";
+      "Name of an optional struct column that records where each row came from: topic,"
+          + " partition and offset (as Kafka gave them, before any topic-renaming transform),"
+          + " timestamp, key (a string, number, boolean or UUID key as text) and key_bytes (a bytes"
+          + " key); empty for none. Added to auto-created tables and, with schema evolution, to"
+          + " existing ones; a table without it fails the task when schema evolution is off.";
   public static final String KAFKA_METADATA_COLUMN_DEFAULT = "";
 
   public static final String TABLES_DEFAULT_ID_COLUMNS = "iceberg.tables.default-id-columns";

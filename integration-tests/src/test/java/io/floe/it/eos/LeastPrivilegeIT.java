@@ -14,6 +14,7 @@ import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaSecurity;
 import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.Readme;
 import io.floe.it.stack.RestCatalogServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -178,7 +179,10 @@ class LeastPrivilegeIT {
             new ConnectWorker.Options()
                 .groupId(WORKER_GROUP)
                 .workerProperties(security.workerProperties(WORKER))
-                .workerProperty("connector.client.config.override.policy", "Principal"));
+                // the client override policy the README recommends for Kafka 4.2 and later
+                .workerProperties(
+                    Readme.workerPropertiesSetting(
+                        "connector.client.config.override.policy", "Allowlist")));
     events = new OrderEvents(broker.bootstrapServers(), broker.adminLogin());
   }
 
@@ -212,6 +216,7 @@ class LeastPrivilegeIT {
     config.put("errors.deadletterqueue.topic.name", deadLetterTopic(name));
     config.put("errors.deadletterqueue.topic.replication.factor", "1");
     config.put("errors.deadletterqueue.context.headers.enable", "true");
+    config.put("consumer.override.isolation.level", "read_committed");
     config.putAll(security.connectorProperties(CONNECTOR));
     return config;
   }

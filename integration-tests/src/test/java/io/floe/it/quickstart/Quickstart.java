@@ -90,8 +90,7 @@ public final class Quickstart {
           worker.rest().baseUrl(),
           registry.url());
 
-      Map<String, String> config =
-          ConfigExamples.quickstart(workDir, registry.url(), broker.bootstrapServers());
+      Map<String, String> config = ConfigExamples.quickstart(workDir, registry.url());
       String name = config.get("name");
       String topic = config.get("topics");
       broker.createTopic(topic, 2);
@@ -109,8 +108,7 @@ public final class Quickstart {
 
   /** Reads the quickstart's table from its catalog on disk, which outlives {@link #run}. */
   public <T> T readTable(Function<Table, T> reader) {
-    Map<String, String> config =
-        ConfigExamples.quickstart(workDir, "", ConfigExamples.EXAMPLE_BOOTSTRAP_SERVERS);
+    Map<String, String> config = ConfigExamples.quickstart(workDir, "");
     try (AutoCloseableCatalog catalog = catalog(config)) {
       return reader.apply(
           catalog.get().loadTable(TableIdentifier.parse(config.get("iceberg.tables"))));

@@ -7,7 +7,9 @@ package io.floe.it.stack;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -15,10 +17,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
-/** The connector configs of {@code config-examples/}, as the Connect REST API takes them. */
+/**
+ * The connector configs of {@code config-examples/}, as the Connect REST API takes them: the JSON
+ * files as they are, and the Strimzi {@code KafkaConnector} resources (YAML) as the operator hands
+ * them to Connect.
+ */
 public final class ConfigExamples {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String STRIMZI_API_VERSION = "kafka.strimzi.io/v1beta2";
 
   private ConfigExamples() {}
 
@@ -26,13 +36,18 @@ public final class ConfigExamples {
     return Paths.get(System.getProperty("floe.config.examples", "../config-examples"));
   }
 
-  /** Every example file, sorted by name. */
+  /** Every example file, JSON and YAML, sorted by name. */
   public static List<Path> all() {
     try (Stream<Path> files = Files.list(dir())) {
-      return files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+      return files.filter(f -> f.toString().endsWith(".json") || isYaml(f)).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + dir(), e);
     }
+  }
+
+  private static boolean isYaml(Path file) {
+    String name = file.toString();
+    return name.endsWith(".yaml") || name.endsWith(".yml");
   }
 
   /** One example by file name, e.g. {@code quickstart.json}; a mutable copy. */
@@ -41,6 +56,9 @@ public final class ConfigExamples {
   }
 
   public static Map<String, String> load(Path file) {
+    if (isYaml(file)) {
+      return fromKafkaConnector(file);
+    }
     try {
       return new LinkedHashMap<>(
           JSON.readValue(file.toFile(), new TypeReference<Map<String, String>>() {}));
@@ -49,8 +67,56 @@ public final class ConfigExamples {
     }
   }
 
-  /** The placeholder bootstrap servers of the examples. */
-  public static final String EXAMPLE_BOOTSTRAP_SERVERS = "localhost:9092";
+  /**
+   * A Strimzi {@code KafkaConnector} resource as the REST config the operator gives Connect: {@code
+   * metadata.name} as {@code name}, {@code spec.class} as {@code connector.class}, {@code
+   * spec.tasksMax} as {@code tasks.max}, and every {@code spec.config} entry, its value as a
+   * string. Config provider references ({@code ${secrets:...}}, {@code ${env:...}}) are kept, as
+   * they are in the JSON examples: the workers resolve them.
+   */
+  private static Map<String, String> fromKafkaConnector(Path file) {
+    Map<String, Object> resource;
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      resource = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read connector resource " + file, e);
+    }
+    require(file, STRIMZI_API_VERSION.equals(resource.get("apiVersion")), "apiVersion");
+    require(file, "KafkaConnector".equals(resource.get("kind")), "kind");
+    Map<String, Object> metadata = section(file, resource, "metadata");
+    Map<String, Object> spec = section(file, resource, "spec");
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("name", scalar(file, "metadata.name", metadata.get("name")));
+    config.put("connector.class", scalar(file, "spec.class", spec.get("class")));
+    if (spec.containsKey("tasksMax")) {
+      config.put("tasks.max", scalar(file, "spec.tasksMax", spec.get("tasksMax")));
+    }
+    section(file, spec, "config")
+        .forEach((key, value) -> config.put(key, scalar(file, "spec.config." + key, value)));
+    return config;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> section(Path file, Map<String, Object> parent, String key) {
+    Object value = parent.get(key);
+    require(file, value instanceof Map, key);
+    return (Map<String, Object>) value;
+  }
+
+  private static String scalar(Path file, String path, Object value) {
+    require(
+        file,
+        value instanceof String || value instanceof Number || value instanceof Boolean,
+        path + " (a string, number or boolean)");
+    return String.valueOf(value);
+  }
+
+  private static void require(Path file, boolean holds, String what) {
+    if (!holds) {
+      throw new IllegalStateException(
+          file + " is not a " + STRIMZI_API_VERSION + " KafkaConnector: check its " + what);
+    }
+  }
 
   /** The example, pointed at {@code broker} for its control topic. */
   public static Map<String, String> load(String fileName, KafkaBroker broker) {
@@ -101,9 +167,11 @@ public final class ConfigExamples {
     return config;
   }
 
-  /** The quickstart config with its folder and registry URL replaced by the given ones. */
-  public static Map<String, String> quickstart(
-      Path workDir, String registryUrl, String bootstrapServers) {
+  /**
+   * The quickstart config with its folder and registry URL replaced by the given ones. Its control
+   * clients use the worker's own Kafka cluster, as the example leaves their bootstrap servers out.
+   */
+  public static Map<String, String> quickstart(Path workDir, String registryUrl) {
     Map<String, String> config = new LinkedHashMap<>();
     load("quickstart.json")
         .forEach(
@@ -112,8 +180,7 @@ public final class ConfigExamples {
                     key,
                     value
                         .replace("/tmp/floe-quickstart", workDir.toAbsolutePath().toString())
-                        .replace("http://127.0.0.1:8081", registryUrl)
-                        .replace(EXAMPLE_BOOTSTRAP_SERVERS, bootstrapServers)));
+                        .replace("http://127.0.0.1:8081", registryUrl)));
     return config;
   }
 }

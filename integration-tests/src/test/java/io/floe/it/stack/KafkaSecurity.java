@@ -175,8 +175,8 @@ public final class KafkaSecurity {
    * The overrides under which a connector's own Kafka clients log in as {@code user}: the sink
    * task's consumer ({@code consumer.override.*}), the dead-letter producer and admin ({@code
    * producer.override.*}, {@code admin.override.*}) and Floe's control clients ({@code
-   * iceberg.kafka.*}). The worker needs {@code connector.client.config.override.policy=Principal}
-   * (or {@code All}).
+   * iceberg.kafka.*}). The worker's {@code connector.client.config.override.policy} must allow
+   * them: {@code All}, {@code Principal}, or the README's {@code Allowlist}.
    */
   public Map<String, String> connectorProperties(String user) {
     return connectorProperties(clientProperties(user));
