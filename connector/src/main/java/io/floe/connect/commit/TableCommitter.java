@@ -568,10 +568,11 @@ final class TableCommitter {
   }
 
   /**
-   * Upsert mode: the workers' data files (the final images) and key files (every key deleted or
-   * upserted) go in as one {@code RowDelta} that also deletes the stored rows of those keys, with
-   * deletion vectors (v3) or position deletes (v2). The key files and the workers' manifests are
-   * deleted once the commit is in: nothing refers to them then.
+   * Upsert mode: the workers' data files (every image, less those a later change of the cycle
+   * superseded, which are deleted) and key files (every key deleted or upserted) go in as one
+   * {@code RowDelta} that also deletes the stored rows of those keys, with deletion vectors (v3) or
+   * position deletes (v2). The key files and the workers' manifests are deleted once the commit is
+   * in: nothing refers to them then.
    */
   private TableResult commitUpsert(Prepared prepared, Cycle cycle) {
     UpsertEvents events = UpsertEvents.read(prepared.table(), prepared.events());

@@ -142,7 +142,8 @@ public final class UpsertCommit {
    * Retires {@code keys} and adds {@code dataFiles} in one commit.
    *
    * @param keys the keys whose stored rows go: every key deleted or upserted in the cycle
-   * @param dataFiles the cycle's new data files: the final image of every upserted key
+   * @param dataFiles the cycle's new data files: the images of upserted keys (those a later change
+   *     superseded are among {@code superseded})
    * @param namePrefix the start of the delete files' operation id, such as {@code floe-<commit-id>}
    * @param beforeCommit adds the caller's summary properties and validators to each attempt
    * @throws ValidationException when the last attempt's commit failed its validation

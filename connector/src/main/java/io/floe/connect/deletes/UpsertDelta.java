@@ -38,7 +38,7 @@ public final class UpsertDelta {
    *
    * @param delta a new row delta of the table, or of a transaction on it
    * @param baseSnapshotId the snapshot the rows were located in, null if the table had none
-   * @param dataFiles the new data files: the cycle's final images of upserted keys
+   * @param dataFiles the new data files: the cycle's images of upserted keys
    * @param deletes the deletes written for the rows located in {@code baseSnapshotId}
    * @param keys the keys retired, whose filter scopes the conflict checks
    * @return {@code delta}

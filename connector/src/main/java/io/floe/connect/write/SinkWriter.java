@@ -39,14 +39,15 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * schemas' evolution are its {@link TableStates}. It also remembers, per source partition, how far
  * the task got, so that a hand-over commits exactly what was processed.
  *
- * <p>A table in upsert mode takes its records as changes of keys ({@link UpsertTables}), folded
- * until the hand-over by its {@link UpsertBuffer}; the hand-over writes the final images as data
- * files and the retired keys as a key file ({@link KeyFiles}). A tombstone has no value to route
- * by: with a static table list and no route field it deletes its key in every listed table in
- * upsert mode (the other tables ignore it), and goes to the tombstone outcome only when no table is
- * in upsert mode. With a route field or dynamic routing a tombstone always goes to the tombstone
- * outcome: deletes must then come as records that carry the route value (a Debezium {@code d}, or
- * {@code __deleted=true}). When no table is in upsert mode none of this costs anything.
+ * <p>A table in upsert mode takes its records as changes of keys ({@link UpsertTables}): each image
+ * is written as it comes and the changes folded until the hand-over by its {@link UpsertBuffer};
+ * the hand-over adds the retired keys as a key file and the positions of the images later changes
+ * superseded ({@link KeyFiles}). A tombstone has no value to route by: with a static table list and
+ * no route field it deletes its key in every listed table in upsert mode (the other tables ignore
+ * it), and goes to the tombstone outcome only when no table is in upsert mode. With a route field
+ * or dynamic routing a tombstone always goes to the tombstone outcome: deletes must then come as
+ * records that carry the route value (a Debezium {@code d}, or {@code __deleted=true}). When no
+ * table is in upsert mode none of this costs anything.
  *
  * <p>Not thread-safe: the caller serialises {@link #write}, {@link #handOver} and {@link #abandon}.
  */

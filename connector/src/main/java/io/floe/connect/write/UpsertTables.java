@@ -29,9 +29,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * What the task's tables in upsert mode do with their records and at the hand-over
  * (ARCHITECTURE.md, "Upsert commits"). A table's records are changes of keys, read and converted
- * when they come and folded by the table's {@link UpsertBuffer} (made at its first record) until
- * the hand-over, which writes the final images through the table's writer and the retired keys to a
- * key file ({@link KeyFiles}). When no table is in upsert mode this holds nothing.
+ * when they come, their images written through the table's writer and the changes folded by the
+ * table's {@link UpsertBuffer} (made at its first record) until the hand-over, which writes the
+ * retired keys to a key file and the superseded images' positions beside it ({@link KeyFiles}).
+ * When no table is in upsert mode this holds nothing.
  *
  * <p>Not thread-safe: used under the {@link SinkWriter}'s caller's lock.
  */
