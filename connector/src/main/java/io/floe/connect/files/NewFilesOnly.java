@@ -43,7 +43,8 @@ public final class NewFilesOnly implements FileIO {
 
   @Override
   public OutputFile newOutputFile(String path) {
-    return new CreateOnly(io.newOutputFile(path));
+    OutputFile file = io.newOutputFile(path);
+    return new CreateOnly(file, file.location());
   }
 
   @Override
@@ -60,8 +61,11 @@ public final class NewFilesOnly implements FileIO {
   @Override
   public void close() {}
 
-  /** An output file whose every way of opening it refuses an existing file. */
-  private record CreateOnly(OutputFile file) implements OutputFile {
+  /**
+   * An output file whose every way of opening it refuses an existing file. Its location is read
+   * once: some file IOs build it anew at each call, and writers ask for it at every row.
+   */
+  private record CreateOnly(OutputFile file, String location) implements OutputFile {
     @Override
     public PositionOutputStream create() {
       return new Stream(file.create());
@@ -74,7 +78,7 @@ public final class NewFilesOnly implements FileIO {
 
     @Override
     public String location() {
-      return file.location();
+      return location;
     }
 
     @Override
