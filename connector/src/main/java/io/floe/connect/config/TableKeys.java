@@ -25,6 +25,8 @@ import org.apache.kafka.common.config.ConfigException;
  * @param kafkaMetadataColumn the name of the Kafka metadata column, if rows get one
  * @param autoCreateProperties table properties of auto-created tables
  * @param defaultIdColumns the identifier columns of a table that sets no {@code id-columns}
+ * @param defaultCommitBranch the branch the commits of a table that sets no {@code commit-branch}
+ *     go to
  */
 public record TableKeys(
     boolean autoCreateEnabled,
@@ -32,7 +34,8 @@ public record TableKeys(
     PartitionBy defaultPartitionBy,
     Optional<String> kafkaMetadataColumn,
     Map<String, String> autoCreateProperties,
-    List<String> defaultIdColumns) {
+    List<String> defaultIdColumns,
+    String defaultCommitBranch) {
   public static final String GROUP = "Tables";
 
   public static final String TABLES_AUTO_CREATE_ENABLED = "iceberg.tables.auto-create-enabled";
@@ -85,7 +88,8 @@ public record TableKeys(
         PartitionBy.parse(config.getString(TABLES_DEFAULT_PARTITION_BY)),
         column == null || column.isBlank() ? Optional.empty() : Optional.of(column.trim()),
         PrefixedKeys.strip(config.originals(), AUTO_CREATE_PROPS_PREFIX),
-        idColumns(config.getString(TABLES_DEFAULT_ID_COLUMNS)));
+        idColumns(config.getString(TABLES_DEFAULT_ID_COLUMNS)),
+        branch(config.getString(TABLES_DEFAULT_COMMIT_BRANCH)));
   }
 
   /** Defines the keys from order 1 of the group; returns the last order used. */
@@ -155,6 +159,10 @@ public record TableKeys(
         Width.SHORT,
         "Commit branch");
     return order;
+  }
+
+  private static String branch(String value) {
+    return value == null || value.isBlank() ? MAIN_BRANCH : value;
   }
 
   private static List<String> idColumns(String value) {
