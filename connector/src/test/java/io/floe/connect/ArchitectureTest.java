@@ -52,7 +52,7 @@ class ArchitectureTest {
         "write",
         Set.of("catalog", "cdc", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
-    ARROWS.put("maintain", Set.of("files", "metrics"));
+    ARROWS.put("maintain", Set.of("branch", "files", "metrics"));
     ARROWS.put(
         "commit", Set.of("branch", "config", "control", "deletes", "maintain", "metrics", "write"));
   }

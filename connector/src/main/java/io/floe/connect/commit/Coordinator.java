@@ -154,7 +154,8 @@ public final class Coordinator implements AutoCloseable {
             clock,
             readers,
             metrics::table,
-            committer::carryMarks,
+            committer.marks(),
+            settings.branches(),
             settings.secrets()::mask,
             this::inFlight);
     this.commitRetries =

@@ -13,6 +13,7 @@ import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.StagedUpsert;
 import io.floe.connect.deletes.UpsertCommit;
+import io.floe.connect.maintain.Marks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -728,6 +729,25 @@ final class TableCommitter {
       update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(last.validThroughMs()));
     }
     update.validateWith(new NoCommitSince(groupId, last.commitId(), checkedAt));
+  }
+
+  /**
+   * The connector's marks as its maintenance sees them: carried onto maintenance commits ({@link
+   * #carryMarks}), and held by the snapshots that have this group's control offsets.
+   */
+  Marks marks() {
+    return new Marks() {
+      @Override
+      public void carry(SnapshotUpdate<?> update, Table table, Snapshot start) {
+        carryMarks(update, table, start);
+      }
+
+      @Override
+      public boolean heldBy(Snapshot snapshot) {
+        return snapshot.summary() != null
+            && snapshot.summary().containsKey(CommitMarks.CONTROL_OFFSETS + groupId);
+      }
+    };
   }
 
   /** Truncates as {@code topic-partition@offset}, comma-separated. */
