@@ -50,7 +50,7 @@ public record TableConfig(
   public static final String CDC_TRUNCATE_ENABLED = "cdc-truncate-enabled";
   public static final String MAINTENANCE_ENABLED = "maintenance-enabled";
 
-  /** The Apache Iceberg sink's per-table branch: accepted as {@code main} only. */
+  /** The branch the table's commits go to, as the Apache Iceberg sink's key says. */
   public static final String COMMIT_BRANCH = "commit-branch";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */

@@ -71,10 +71,14 @@ public record TableKeys(
 
   public static final String TABLES_DEFAULT_COMMIT_BRANCH = "iceberg.tables.default-commit-branch";
   public static final String TABLES_DEFAULT_COMMIT_BRANCH_DOC =
-      "The branch commits go to. Only main, where every commit goes, is supported yet (as is"
-          + " iceberg.table.<table>.commit-branch=main); another branch is refused, not ignored.";
+      "The branch the commits of every table that sets no iceberg.table.<table>.commit-branch go"
+          + " to: its data, deletes and the connector's marks, from which a restarted connector"
+          + " reads its position. A missing branch is created by its first commit from main's"
+          + " current snapshot; main is left as it is until it is fast-forwarded. Such a table's"
+          + " maintenance only expires snapshots and removes orphan files. Empty for main. A tag's"
+          + " name fails the table's commit.";
 
-  /** The one branch Floe commits to. */
+  /** The branch commits go to unless configured otherwise. */
   public static final String MAIN_BRANCH = "main";
 
   /** {@code iceberg.tables.auto-create-props.*}: table properties of auto-created tables. */
@@ -151,7 +155,7 @@ public record TableKeys(
         TABLES_DEFAULT_COMMIT_BRANCH,
         Type.STRING,
         null,
-        new MainBranchValidator(),
+        new BranchNameValidator(),
         Importance.LOW,
         TABLES_DEFAULT_COMMIT_BRANCH_DOC,
         GROUP,
@@ -169,14 +173,26 @@ public record TableKeys(
     return value == null || value.isBlank() ? List.of() : TableConfig.parseIdColumns(value);
   }
 
-  /** Why {@code branch} cannot be committed to, or empty: only main (or no branch) is supported. */
+  /**
+   * Why {@code branch} cannot name the branch commits go to, or empty; unset (null or blank) is
+   * main. Iceberg takes any string as a ref's name, so only what is surely a mistake is refused:
+   * whitespace (a stray space commits to a branch nobody reads, and SQL names a branch as an
+   * identifier, {@code branch_<name>}) and control characters. Whether the name is a tag's only the
+   * table can tell: the table's commit fails then ({@code CommitBranchException}).
+   */
   static Optional<String> branchProblem(String branch) {
-    if (branch == null || branch.isBlank() || branch.trim().equals(MAIN_BRANCH)) {
+    if (branch == null || branch.isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(
-        "Commit branches are not supported yet: Floe commits data, deletes and its commit marks"
-            + " to the main branch only. Remove the key or set it to main.");
+    if (branch.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+      return Optional.of(
+          "'"
+              + branch
+              + "' is not a branch name Floe commits to: it holds whitespace or control"
+              + " characters. Name the branch without them (e.g. audit, or staging-2026), or"
+              + " leave the key empty for main.");
+    }
+    return Optional.empty();
   }
 
   /** An empty list, or a list of identifier column names. */
@@ -196,8 +212,8 @@ public record TableKeys(
     }
   }
 
-  /** No branch, or main. */
-  static final class MainBranchValidator implements ConfigDef.Validator {
+  /** No branch (main), or a branch's name. */
+  static final class BranchNameValidator implements ConfigDef.Validator {
     @Override
     public void ensureValid(String name, Object value) {
       branchProblem((String) value)
@@ -209,7 +225,7 @@ public record TableKeys(
 
     @Override
     public String toString() {
-      return MAIN_BRANCH;
+      return "a branch name, without whitespace; empty for main";
     }
   }
 
