@@ -117,7 +117,8 @@ final class SimConnect {
       Duration retryTimeout,
       long bufferBytes,
       KeyIndexSettings keyIndex,
-      MaintenanceSettings maintenance) {
+      MaintenanceSettings maintenance,
+      CommitBranch branch) {
     return new ControlSettings(
         CONNECTOR,
         0,
@@ -131,7 +132,7 @@ final class SimConnect {
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
         keyIndex,
         maintenance,
-        table -> CommitBranch.MAIN);
+        table -> branch);
   }
 
   ControlSettings settings() {
