@@ -56,11 +56,6 @@ public record CommitBranch(String name) {
     return name.equals(SnapshotRef.MAIN_BRANCH);
   }
 
-  /** Whether the table has this branch already (main: whether it has a snapshot). */
-  public boolean exists(Table table) {
-    return ref(table) != null;
-  }
-
   /**
    * The snapshot the next commit to this branch builds on: the branch's newest snapshot, or, while
    * the branch does not exist, the table's current snapshot (from which its first commit creates

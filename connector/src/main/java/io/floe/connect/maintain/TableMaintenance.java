@@ -158,13 +158,19 @@ public final class TableMaintenance {
       return; // the run says what is wrong with the table's settings
     }
     if (!branch.isMain()) {
+      List<String> steps = new ArrayList<>();
+      if (settings.expireSnapshots()) {
+        steps.add("expires its snapshots");
+      }
+      if (settings.orphans() != null) {
+        steps.add("removes its orphan files");
+      }
       LOG.info(
           "Table {}: the connector commits it to branch {}, so its maintenance does not compact it"
-              + " or rewrite its deletion vectors or manifests (those commits would go to main);"
-              + " it expires its snapshots{}",
+              + " or rewrite its deletion vectors or manifests (those commits would go to main){}",
           name,
           branch,
-          settings.orphans() == null ? "" : " and removes its orphan files");
+          steps.isEmpty() ? "" : "; it only " + String.join(" and ", steps));
     }
   }
 
