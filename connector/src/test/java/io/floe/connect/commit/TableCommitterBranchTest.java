@@ -286,6 +286,26 @@ class TableCommitterBranchTest {
   }
 
   @Test
+  void aColumnAddedWhileTheConnectorCommitsToABranchIsTheBranchsToo() {
+    UUID one = UUID.randomUUID();
+    committer(AUDIT).commit(cycle(one, List.of(event(3, one, 10)), 4));
+    table.refresh();
+    table.updateSchema().addColumn("note", Types.StringType.get()).commit();
+    table.refresh();
+    int evolved = table.schema().schemaId();
+
+    UUID two = UUID.randomUUID();
+    TableCommitter.Outcome outcome =
+        committer(AUDIT).commit(cycle(two, List.of(event(5, two, 20)), 6));
+
+    assertThat(outcome.failures()).isEmpty();
+    Snapshot head = branchHead();
+    assertThat(head.schemaId()).as("the table's one schema").isEqualTo(evolved);
+    assertThat(table.schemas().get(head.schemaId()).findField("note")).isNotNull();
+    assertThat(table.currentSnapshot()).as("main").isNull();
+  }
+
+  @Test
   void aTagsNameIsRefusedAndNothingIsCommitted() {
     Snapshot main = appendToMain(5);
     table.manageSnapshots().createTag(AUDIT.name(), main.snapshotId()).commit();
