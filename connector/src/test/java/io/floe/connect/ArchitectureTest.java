@@ -41,7 +41,8 @@ class ArchitectureTest {
     ARROWS.put("control", Set.of());
     ARROWS.put("cdc", Set.of());
     ARROWS.put("files", Set.of());
-    ARROWS.put("deletes", Set.of("files"));
+    ARROWS.put("branch", Set.of());
+    ARROWS.put("deletes", Set.of("branch", "files"));
     ARROWS.put("avro", Set.of("version"));
     ARROWS.put("config", Set.of("cdc", "convert"));
     ARROWS.put("catalog", Set.of("config"));
@@ -51,8 +52,9 @@ class ArchitectureTest {
         "write",
         Set.of("catalog", "cdc", "config", "convert", "files", "metrics", "route", "schema"));
     ARROWS.put("errors", Set.of("write"));
-    ARROWS.put("maintain", Set.of("files", "metrics"));
-    ARROWS.put("commit", Set.of("config", "control", "deletes", "maintain", "metrics", "write"));
+    ARROWS.put("maintain", Set.of("branch", "files", "metrics"));
+    ARROWS.put(
+        "commit", Set.of("branch", "config", "control", "deletes", "maintain", "metrics", "write"));
   }
 
   private static JavaClasses classes;

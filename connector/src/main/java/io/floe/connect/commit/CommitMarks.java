@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.floe.connect.branch.CommitBranch;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -32,6 +33,9 @@ import org.slf4j.LoggerFactory;
  *       the source offsets the cycle's answers reported;
  *   <li>{@code floe.valid-through-ms.<group>}: the event-time watermark (only forward).
  * </ul>
+ *
+ * <p>A table committed to a branch other than main holds them on that branch's snapshots, and its
+ * position is read from that branch's history ({@link CommitBranch#head}).
  */
 final class CommitMarks {
   static final String COMMIT_ID = "floe.commit-id";
@@ -47,12 +51,22 @@ final class CommitMarks {
   static final String TRUNCATED_AT = "floe.truncated-at";
 
   /**
-   * The table property {@code floe.last-commit.<group>}: the mark of the group's last commit, set
-   * in the same metadata commit as its snapshot (ARCHITECTURE.md, "Replays are skipped"). Unlike
-   * the snapshot it describes, a property outlives snapshot expiry and compactions by other
-   * engines, so Floe knows its position when no snapshot left holds its mark.
+   * The table property {@code floe.last-commit.<group>}: the mark of the group's last commit to the
+   * main branch, set in the same metadata commit as its snapshot (ARCHITECTURE.md, "Replays are
+   * skipped"). Unlike the snapshot it describes, a property outlives snapshot expiry and
+   * compactions by other engines, so Floe knows its position when no snapshot left holds its mark.
+   *
+   * <p>The mark of a commit to another branch is {@code floe.last-commit.<group>.branch_<branch>}
+   * ({@link #lastCommitKey}), and its value names the branch: a table property belongs to every
+   * branch, while each branch holds commits of its own, so one key per group would hold the last
+   * commit to whichever branch was committed last, and read for another branch it would either fail
+   * that branch's recovery (a "rollback" that never happened) or lend it a position that is not its
+   * own.
    */
   static final String LAST_COMMIT = "floe.last-commit.";
+
+  /** Before the branch's name in the {@link #LAST_COMMIT} key of a branch other than main. */
+  static final String BRANCH_INFIX = ".branch_";
 
   private static final Logger LOG = LoggerFactory.getLogger(CommitMarks.class);
 
@@ -79,21 +93,31 @@ final class CommitMarks {
       Map<TopicPartition, Long> sourceOffsets) {}
 
   /**
-   * The last commit of {@code groupId} to the table, if it has one: the newest mark on the main
-   * branch's history, or, when that history no longer reaches one (another engine compacted the
-   * table and expired the snapshots below), the mark of the table's {@link #LAST_COMMIT} property.
-   *
-   * @throws HistoryRewoundException when the table's main branch no longer holds the group's last
-   *     commit: it was rolled back past it, or replaced
+   * The last commit of {@code groupId} to the table's main branch: {@link #latest(Table, String,
+   * CommitBranch)} of main.
    */
   static Optional<Mark> latest(Table table, String groupId) {
-    Optional<Mark> recorded = recorded(table, groupId);
-    Snapshot snapshot = table.currentSnapshot();
+    return latest(table, groupId, CommitBranch.MAIN);
+  }
+
+  /**
+   * The last commit of {@code groupId} to the table's {@code branch}, if it has one: the newest
+   * mark on the branch's history ({@link CommitBranch#history}: main's while the branch does not
+   * exist yet, since its first commit creates it from there), or, when that history no longer
+   * reaches one (another engine compacted the table and expired the snapshots below), the mark of
+   * the branch's {@link #LAST_COMMIT} property.
+   *
+   * @throws HistoryRewoundException when the branch no longer holds the group's last commit to it:
+   *     it was rolled back past it, removed, or the table replaced
+   */
+  static Optional<Mark> latest(Table table, String groupId, CommitBranch branch) {
+    Optional<Mark> recorded = recorded(table, groupId, branch);
+    Snapshot snapshot = branch.head(table);
     Snapshot oldest = null;
     while (snapshot != null) {
       Optional<Mark> mark = read(snapshot, groupId);
       if (mark.isPresent()) {
-        return Optional.of(newest(table, groupId, mark.get(), recorded));
+        return Optional.of(newest(table, groupId, branch, mark.get(), recorded));
       }
       oldest = snapshot;
       Long parent = snapshot.parentId();
@@ -107,15 +131,16 @@ final class CommitMarks {
     Snapshot kept = table.snapshot(last.snapshotId());
     if (!cut || (kept != null && kept.sequenceNumber() >= oldest.sequenceNumber())) {
       // the whole history is there and does not hold it, or it is newer than the history's start
-      throw new HistoryRewoundException(table.name(), groupId, last);
+      throw new HistoryRewoundException(table.name(), groupId, branch, last);
     }
     LOG.info(
-        "Table {}: the snapshots of connector group {}'s last commit were expired (history starts"
-            + " at snapshot {}); its position is read from table property {}",
+        "Table {}: the snapshots of connector group {}'s last commit to branch {} were expired"
+            + " (history starts at snapshot {}); its position is read from table property {}",
         table.name(),
         groupId,
+        branch,
         oldest.snapshotId(),
-        LAST_COMMIT + groupId);
+        lastCommitKey(groupId, branch));
     return recorded;
   }
 
@@ -124,7 +149,8 @@ final class CommitMarks {
    * the same commit, unless the property is older (written before the mark's commit, by a version
    * that did not set it) or the branch was rolled back below the property's commit.
    */
-  private static Mark newest(Table table, String groupId, Mark found, Optional<Mark> recorded) {
+  private static Mark newest(
+      Table table, String groupId, CommitBranch branch, Mark found, Optional<Mark> recorded) {
     if (recorded.isEmpty() || recorded.get().commitId().equals(found.commitId())) {
       return found;
     }
@@ -132,13 +158,13 @@ final class CommitMarks {
     Snapshot kept = table.snapshot(last.snapshotId());
     Snapshot foundSnapshot = table.snapshot(found.snapshotId());
     if (kept != null && kept.sequenceNumber() > foundSnapshot.sequenceNumber()) {
-      throw new HistoryRewoundException(table.name(), groupId, last);
+      throw new HistoryRewoundException(table.name(), groupId, branch, last);
     }
     LOG.warn(
         "Table {}: property {} records commit {} (snapshot {}), the history's newest mark is"
             + " commit {} (snapshot {}); going on from the history's",
         table.name(),
-        LAST_COMMIT + groupId,
+        lastCommitKey(groupId, branch),
         last.commitId(),
         last.snapshotId(),
         found.commitId(),
@@ -176,14 +202,44 @@ final class CommitMarks {
     }
   }
 
-  /** The mark of the table's {@link #LAST_COMMIT} property of the group, if it has one. */
-  static Optional<Mark> recorded(Table table, String groupId) {
-    String json = table.properties().get(LAST_COMMIT + groupId);
+  /**
+   * The key of the {@link #LAST_COMMIT} property of the group's commits to {@code branch}: {@code
+   * floe.last-commit.<group>} for main, {@code floe.last-commit.<group>.branch_<branch>} for
+   * another branch.
+   */
+  static String lastCommitKey(String groupId, CommitBranch branch) {
+    return branch.isMain()
+        ? LAST_COMMIT + groupId
+        : LAST_COMMIT + groupId + BRANCH_INFIX + branch.name();
+  }
+
+  /**
+   * The mark of the table's {@link #LAST_COMMIT} property of the group's commits to {@code branch},
+   * if it has one. A value naming another branch (a key two groups' names happen to share, {@code
+   * g.branch_b}'s on main and {@code g}'s on {@code b}) is not this branch's: it is left unread,
+   * and the branch's history alone gives its position.
+   */
+  static Optional<Mark> recorded(Table table, String groupId, CommitBranch branch) {
+    String key = lastCommitKey(groupId, branch);
+    String json = table.properties().get(key);
     if (json == null) {
       return Optional.empty();
     }
     try {
       JsonNode node = JsonUtil.mapper().readTree(json);
+      JsonNode named = node.get("branch");
+      String of = named == null ? CommitBranch.MAIN.name() : named.asText();
+      if (!of.equals(branch.name())) {
+        LOG.warn(
+            "Table {}: property {} records a commit to branch {}, not {}: another connector group"
+                + " shares its key; the position on branch {} is read from its history alone",
+            table.name(),
+            key,
+            of,
+            branch,
+            branch);
+        return Optional.empty();
+      }
       JsonNode validThrough = node.get("valid-through-ms");
       JsonNode sources = node.get("source-offsets");
       return Optional.of(
@@ -197,19 +253,18 @@ final class CommitMarks {
               readSourceOffsets(sources == null ? null : sources.toString())));
     } catch (JsonProcessingException | RuntimeException e) {
       throw new ConnectException(
-          "Table "
-              + table.name()
-              + " has an unreadable "
-              + LAST_COMMIT
-              + groupId
-              + " property: "
-              + e.getMessage(),
+          "Table " + table.name() + " has an unreadable " + key + " property: " + e.getMessage(),
           e);
     }
   }
 
-  /** The value of the {@link #LAST_COMMIT} property for a commit. */
+  /**
+   * The value of the {@link #LAST_COMMIT} property for a commit to {@code branch}: the control
+   * offsets' JSON with the commit's id, snapshot, time, source offsets and watermark, and the
+   * branch's name when it is not main.
+   */
   static String lastCommit(
+      CommitBranch branch,
       String commitId,
       long snapshotId,
       long committedAtMs,
@@ -221,6 +276,9 @@ final class CommitMarks {
       node.put("commit-id", commitId);
       node.put("snapshot-id", snapshotId);
       node.put("committed-at-ms", committedAtMs);
+      if (!branch.isMain()) {
+        node.put("branch", branch.name());
+      }
       if (!sourceOffsets.isEmpty()) {
         node.set("source-offsets", JsonUtil.mapper().readTree(sourceOffsets(sourceOffsets)));
       }

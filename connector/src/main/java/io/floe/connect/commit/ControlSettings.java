@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.MaintenanceKeys;
 import io.floe.connect.config.Secrets;
@@ -15,6 +16,7 @@ import io.floe.connect.maintain.OrphanFiles;
 import io.floe.connect.maintain.SnapshotExpiry;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The commit protocol's settings of one task.
@@ -32,6 +34,7 @@ import java.util.List;
  *     coordinator (0: never)
  * @param keyIndex which upsert tables the coordinator keeps a key index for, and its budget
  * @param maintenance what the coordinator does to keep its tables healthy
+ * @param branches the branch each table's commits go to, by the table's configured name
  */
 public record ControlSettings(
     String connectorName,
@@ -45,7 +48,8 @@ public record ControlSettings(
     List<String> tables,
     int maxSilentCycles,
     KeyIndexSettings keyIndex,
-    MaintenanceSettings maintenance) {
+    MaintenanceSettings maintenance,
+    Function<String, CommitBranch> branches) {
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
@@ -63,7 +67,8 @@ public record ControlSettings(
             config::upsertKeyIndexEnabled,
             config.upsertKeyIndexMaxBytes(),
             UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB),
-        maintenance(config));
+        maintenance(config),
+        table -> CommitBranch.of(config.commitBranch(table)));
   }
 
   private static MaintenanceSettings maintenance(FloeSinkConfig config) {
@@ -110,7 +115,8 @@ public record ControlSettings(
         tables,
         maxSilentCycles,
         keyIndex,
-        maintenance);
+        maintenance,
+        branches);
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranchException;
 import io.floe.connect.control.CommitComplete;
 import io.floe.connect.control.ControlChannel;
 import io.floe.connect.control.ControlEvent;
@@ -139,7 +140,13 @@ public final class Coordinator implements AutoCloseable {
         new SilentPartitions(settings.maxSilentCycles(), settings.retryTimeout().toMillis());
     this.committer =
         new TableCommitter(
-            catalog, groupId, settings.connectorName(), topic, settings.keyIndex(), readers);
+            catalog,
+            groupId,
+            settings.connectorName(),
+            topic,
+            settings.keyIndex(),
+            settings.branches(),
+            readers);
     this.maintenance =
         new TableMaintenance(
             catalog,
@@ -147,7 +154,8 @@ public final class Coordinator implements AutoCloseable {
             clock,
             readers,
             metrics::table,
-            committer::carryMarks,
+            committer.marks(),
+            settings.branches(),
             settings.secrets()::mask,
             this::inFlight);
     this.commitRetries =
@@ -569,6 +577,7 @@ public final class Coordinator implements AutoCloseable {
 
   private static boolean isFatal(RuntimeException e) {
     return e instanceof ControlTopicChangedException
+        || e instanceof CommitBranchException
         || e instanceof HistoryRewoundException
         || e instanceof NoSuchTableException
         || e instanceof NotAuthorizedException

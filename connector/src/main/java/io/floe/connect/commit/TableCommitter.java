@@ -4,6 +4,8 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranch;
+import io.floe.connect.branch.CommitBranchException;
 import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
@@ -11,6 +13,7 @@ import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.StagedUpsert;
 import io.floe.connect.deletes.UpsertCommit;
+import io.floe.connect.maintain.Marks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,6 +26,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
@@ -51,6 +55,9 @@ import org.slf4j.LoggerFactory;
  * physical table: all tables in one atomic multi-table commit when the catalog is a REST catalog,
  * upsert tables included, otherwise one by one.
  *
+ * <p>Each table's commits go to its commit branch ({@link CommitBranch}: main unless configured
+ * otherwise), and everything a commit reads of the table is read from that branch.
+ *
  * <p>Before committing a table it reads the table's last control-topic position of this connector
  * from its snapshots; events below it are in the table already and are skipped (ARCHITECTURE.md,
  * "Replays are skipped"). The commit validates that no other commit of this connector landed since
@@ -69,11 +76,13 @@ final class TableCommitter {
   private final String connectorName;
   private final ControlTopic controlTopic;
   private final KeyIndexes keyIndexes;
+  private final Function<String, CommitBranch> branches;
 
   private final ExecutorService readers;
 
   /**
    * @param keyIndex which upsert tables get a key index, kept across cycles, and its budget
+   * @param branches the branch each table (by its configured name) is committed to
    * @param readers the threads an upsert commit and a key index plan, read and validate on
    */
   TableCommitter(
@@ -82,8 +91,10 @@ final class TableCommitter {
       String connectorName,
       ControlTopic controlTopic,
       KeyIndexSettings keyIndex,
+      Function<String, CommitBranch> branches,
       ExecutorService readers) {
     this.readers = readers;
+    this.branches = branches;
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
@@ -156,12 +167,14 @@ final class TableCommitter {
   }
 
   /**
-   * A prepared table commit: the fresh table, the events still to commit, the base mark, and the
-   * table's current snapshot when they were checked against it (null if it had none).
+   * A prepared table commit: the fresh table, the branch it is committed to, the events still to
+   * commit, the base mark, and the branch's head when they were checked against it (null if it had
+   * none).
    */
   private record Prepared(
       String name,
       Table table,
+      CommitBranch branch,
       List<PendingEvent> events,
       Optional<CommitMarks.Mark> base,
       Long checkedAt,
@@ -178,7 +191,7 @@ final class TableCommitter {
           all.add(event);
         }
       }
-      return new Prepared(name, table, all, base, checkedAt, skipped + other.skipped());
+      return new Prepared(name, table, branch, all, base, checkedAt, skipped + other.skipped());
     }
   }
 
@@ -198,9 +211,10 @@ final class TableCommitter {
     return files;
   }
 
-  /** The table's last commit of this connector, if it has one. */
+  /** The table's last commit of this connector to its commit branch, if it has one. */
   Optional<CommitMarks.Mark> lastCommit(String table) {
-    return CommitMarks.latest(catalog.loadTable(TableIdentifier.parse(table)), groupId);
+    return CommitMarks.latest(
+        catalog.loadTable(TableIdentifier.parse(table)), groupId, branches.apply(table));
   }
 
   /**
@@ -221,6 +235,21 @@ final class TableCommitter {
         Integer same = byUuid.get(table.table().uuid());
         if (same != null) {
           Prepared first = prepared.get(same);
+          if (!first.branch().equals(table.branch())) {
+            throw new CommitBranchException(
+                "Tables "
+                    + first.name()
+                    + " and "
+                    + entry.getKey()
+                    + " are one table in the catalog (uuid "
+                    + table.table().uuid()
+                    + ") but are configured to commit to branches "
+                    + first.branch()
+                    + " and "
+                    + table.branch()
+                    + ": give both names the same iceberg.table.<table>.commit-branch, or route"
+                    + " records to one spelling of the name");
+          }
           LOG.warn(
               "Tables {} and {} are one table in the catalog (uuid {}): their data is committed"
                   + " together as {}. Route records to one spelling of the name.",
@@ -292,8 +321,9 @@ final class TableCommitter {
 
   private Prepared prepare(String name, List<PendingEvent> events) {
     Table table = catalog.loadTable(TableIdentifier.parse(name));
-    Snapshot current = table.currentSnapshot();
-    Optional<CommitMarks.Mark> base = CommitMarks.latest(table, groupId);
+    CommitBranch branch = branches.apply(name);
+    Snapshot current = branch.head(table);
+    Optional<CommitMarks.Mark> base = CommitMarks.latest(table, groupId, branch);
     if (base.isPresent() && !base.get().topicId().equals(controlTopic.id().toString())) {
       throw new ControlTopicChangedException(name, controlTopic, base.get().topicId());
     }
@@ -330,7 +360,13 @@ final class TableCommitter {
           base.map(CommitMarks.Mark::offsets).orElse(Map.of()));
     }
     return new Prepared(
-        name, table, remaining, base, current == null ? null : current.snapshotId(), skipped);
+        name,
+        table,
+        branch,
+        remaining,
+        base,
+        current == null ? null : current.snapshotId(),
+        skipped);
   }
 
   private TableResult commitOne(Prepared prepared, Cycle cycle) {
@@ -338,25 +374,26 @@ final class TableCommitter {
       return commitUpsert(prepared, cycle);
     }
     Transaction transaction = prepared.table().newTransaction();
-    AppendFiles append = transaction.newFastAppend();
+    AppendFiles append = prepared.branch().newFastAppend(transaction);
     TableResult result = fill(append, prepared, cycle);
     append.commit();
     recordLastCommit(transaction, prepared, cycle, result.validThroughMs());
     transaction.commitTransaction();
     prepared.table().refresh();
-    return withSnapshot(result, prepared.table(), cycle.commitId());
+    return withSnapshot(result, prepared, cycle.commitId());
   }
 
   /**
    * Commits every table of the cycle in one REST transaction: an append table's fast append, an
-   * upsert table's staged attempt ({@link UpsertCommit#stage}). Each table's part requires that its
-   * main branch is still at the snapshot the part was built on (the requirements {@link
-   * TableCommit#create} derives from the start metadata), so any commit that landed meanwhile on
-   * any of the tables fails the whole transaction, and the catalog applies none of it. After such a
-   * conflict ({@code CommitFailedException}), or a validation that failed while staging, every
-   * table is refreshed and built again, up to {@link #UPSERT_ATTEMPTS} times; the staged attempts'
-   * delete files are deleted. After any other failure they are deleted only when the transaction
-   * certainly did not land, and the tables fail.
+   * upsert table's staged attempt ({@link UpsertCommit#stage}), each to the table's commit branch.
+   * Each table's part requires that that branch is still at the snapshot the part was built on (or
+   * still missing, when the part creates it) (the requirements {@link TableCommit#create} derives
+   * from the start metadata), so any commit that landed meanwhile on any of the tables fails the
+   * whole transaction, and the catalog applies none of it. After such a conflict ({@code
+   * CommitFailedException}), or a validation that failed while staging, every table is refreshed
+   * and built again, up to {@link #UPSERT_ATTEMPTS} times; the staged attempts' delete files are
+   * deleted. After any other failure they are deleted only when the transaction certainly did not
+   * land, and the tables fail.
    */
   private Map<String, TableResult> commitAtomically(
       RESTCatalog rest, List<Prepared> tables, Cycle cycle) {
@@ -380,7 +417,7 @@ final class TableCommitter {
           Transaction transaction;
           if (events == null) {
             transaction = prepared.table().newTransaction();
-            AppendFiles append = transaction.newFastAppend();
+            AppendFiles append = prepared.branch().newFastAppend(transaction);
             TableResult result = fill(append, prepared, cycle);
             results.put(prepared.name(), result);
             append.commit();
@@ -452,8 +489,7 @@ final class TableCommitter {
     for (Prepared prepared : tables) {
       prepared.table().refresh();
       committed.put(
-          prepared.name(),
-          withSnapshot(results.get(prepared.name()), prepared.table(), cycle.commitId()));
+          prepared.name(), withSnapshot(results.get(prepared.name()), prepared, cycle.commitId()));
     }
     for (Prepared prepared : tables) {
       UpsertEvents events = upserts.get(prepared.name());
@@ -546,19 +582,22 @@ final class TableCommitter {
   }
 
   /**
-   * Records the cycle's mark in the table's {@link CommitMarks#LAST_COMMIT} property, in the
-   * transaction whose snapshot holds it, once that snapshot is applied to it: the property and the
-   * snapshot land together or not at all, and a retried transaction keeps the snapshot's id.
+   * Records the cycle's mark in the table's {@link CommitMarks#LAST_COMMIT} property of the table's
+   * commit branch, in the transaction whose snapshot holds it, once that snapshot is applied to it
+   * (the head of the branch in the transaction): the property and the snapshot land together or not
+   * at all, and a retried transaction keeps the snapshot's id.
    */
   private void recordLastCommit(
       Transaction transaction, Prepared prepared, Cycle cycle, Long validThroughMs) {
+    CommitBranch branch = prepared.branch();
     transaction
         .updateProperties()
         .set(
-            CommitMarks.LAST_COMMIT + groupId,
+            CommitMarks.lastCommitKey(groupId, branch),
             CommitMarks.lastCommit(
+                branch,
                 cycle.commitId().toString(),
-                transaction.table().currentSnapshot().snapshotId(),
+                branch.head(transaction.table()).snapshotId(),
                 System.currentTimeMillis(),
                 CommitMarks.controlOffsets(
                     controlTopic.name(), controlTopic.id().toString(), cycle.controlPosition()),
@@ -589,15 +628,18 @@ final class TableCommitter {
     prepared.table().refresh();
     logUpsert(prepared, cycle, events, outcome);
     TableResult result =
-        withSnapshot(
-            upsertResult(prepared, events, validThrough[0]), prepared.table(), cycle.commitId());
+        withSnapshot(upsertResult(prepared, events, validThrough[0]), prepared, cycle.commitId());
     events.deleteTransportFiles(prepared.table());
     return result;
   }
 
   private UpsertCommit upsertCommit(Prepared prepared) {
     return new UpsertCommit(
-        prepared.table(), UPSERT_ATTEMPTS, keyIndexes.forTable(prepared.name()), readers);
+        prepared.table(),
+        prepared.branch(),
+        UPSERT_ATTEMPTS,
+        keyIndexes.forTable(prepared.name()),
+        readers);
   }
 
   /**
@@ -664,7 +706,8 @@ final class TableCommitter {
    * Carries this connector's last mark onto a maintenance commit of the table (a compaction), so
    * the table's newest snapshot still says which records it holds; the commit is valid only if no
    * commit of this connector, and where the history no longer reaches the mark no commit at all,
-   * landed since {@code start}, the snapshot the maintenance read.
+   * landed since {@code start}, the snapshot the maintenance read. Maintenance commits go to main:
+   * a table committed to another branch is not rewritten by the connector's maintenance.
    */
   void carryMarks(SnapshotUpdate<?> update, Table table, Snapshot start) {
     Optional<CommitMarks.Mark> mark = CommitMarks.latest(table, groupId);
@@ -689,6 +732,25 @@ final class TableCommitter {
     update.validateWith(new NoCommitSince(groupId, last.commitId(), checkedAt));
   }
 
+  /**
+   * The connector's marks as its maintenance sees them: carried onto maintenance commits ({@link
+   * #carryMarks}), and held by the snapshots that have this group's control offsets.
+   */
+  Marks marks() {
+    return new Marks() {
+      @Override
+      public void carry(SnapshotUpdate<?> update, Table table, Snapshot start) {
+        carryMarks(update, table, start);
+      }
+
+      @Override
+      public boolean heldBy(Snapshot snapshot) {
+        return snapshot.summary() != null
+            && snapshot.summary().containsKey(CommitMarks.CONTROL_OFFSETS + groupId);
+      }
+    };
+  }
+
   /** Truncates as {@code topic-partition@offset}, comma-separated. */
   private static String describe(List<ChangeSource> truncates) {
     return truncates.stream().map(ChangeSource::toString).collect(Collectors.joining(","));
@@ -700,30 +762,33 @@ final class TableCommitter {
   }
 
   /**
-   * The result with the snapshot the cycle's commit made. A catalog that answered the commit as
-   * done while the table does not hold it (a REST server that replays a conflicting transaction on
-   * the newer metadata and drops its changes, say) fails the table: its events are pending still,
-   * and the retry commits them again, never counting them as committed.
+   * The result with the snapshot the cycle's commit made on the table's commit branch. A catalog
+   * that answered the commit as done while the branch does not hold it (a REST server that replays
+   * a conflicting transaction on the newer metadata and drops its changes, say) fails the table:
+   * its events are pending still, and the retry commits them again, never counting them as
+   * committed.
    */
-  private static TableResult withSnapshot(TableResult result, Table table, UUID commitId) {
+  private static TableResult withSnapshot(TableResult result, Prepared prepared, UUID commitId) {
+    Table table = prepared.table();
     Snapshot snapshot = null;
-    for (Snapshot s = table.currentSnapshot();
-        s != null;
-        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+    for (Snapshot s : prepared.branch().history(table)) {
       if (commitId.toString().equals(s.summary().get(CommitMarks.COMMIT_ID))) {
         snapshot = s;
         break;
       }
     }
     if (snapshot == null) {
-      Snapshot current = table.currentSnapshot();
       throw new ConnectException(
           "Table "
               + table.name()
               + ": the catalog answered that commit "
               + commitId
-              + " was made, but the table's history does not hold it (current snapshot "
-              + (current == null ? "none" : current.snapshotId())
+              + " was made, but the history of branch "
+              + prepared.branch()
+              + " does not hold it (its head "
+              + Optional.ofNullable(prepared.branch().head(table))
+                  .map(Snapshot::snapshotId)
+                  .orElse(null)
               + "); its data files are committed again on the retry");
     }
     return new TableResult(
@@ -753,7 +818,7 @@ final class TableCommitter {
      * @param expectedCommitId the cycle of the connector's last commit the events were checked
      *     against (its snapshot's or a maintenance snapshot's that carries its marks), null if it
      *     had none
-     * @param checkedAt the table's current snapshot at that check, null if it had none
+     * @param checkedAt the head of the branch committed to at that check, null if it had none
      */
     NoCommitSince(String groupId, String expectedCommitId, Long checkedAt) {
       this.groupId = groupId;

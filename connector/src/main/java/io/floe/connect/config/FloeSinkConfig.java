@@ -145,6 +145,15 @@ public final class FloeSinkConfig extends AbstractConfig {
     return tableConfig(table).upsertKeyIndex();
   }
 
+  /**
+   * The branch {@code table}'s commits go to ({@code commit-branch}, its own or the connector's).
+   *
+   * @throws IllegalArgumentException naming the key whose value is invalid
+   */
+  public String commitBranch(String table) {
+    return tableConfig(table).commitBranch();
+  }
+
   /** The coordinator's table maintenance ({@code iceberg.maintenance.*}). */
   public MaintenanceKeys maintenance() {
     return maintenance;

@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  *     upsert mode ({@code upsert-key-index-enabled}, its own or the connector's)
  * @param maintained whether the coordinator maintains the table ({@code maintenance-enabled}, its
  *     own or the connector's)
+ * @param commitBranch the branch the table's commits go to ({@code commit-branch}, its own or the
+ *     connector's {@code iceberg.tables.default-commit-branch}), {@code main} by default
  */
 public record TableConfig(
     String table,
@@ -36,7 +38,8 @@ public record TableConfig(
     List<String> idColumns,
     Optional<CdcOptions> upsert,
     boolean upsertKeyIndex,
-    boolean maintained) {
+    boolean maintained,
+    String commitBranch) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
@@ -47,7 +50,7 @@ public record TableConfig(
   public static final String CDC_TRUNCATE_ENABLED = "cdc-truncate-enabled";
   public static final String MAINTENANCE_ENABLED = "maintenance-enabled";
 
-  /** The Apache Iceberg sink's per-table branch: accepted as {@code main} only. */
+  /** The branch the table's commits go to, as the Apache Iceberg sink's key says. */
   public static final String COMMIT_BRANCH = "commit-branch";
 
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
@@ -121,7 +124,16 @@ public record TableConfig(
       options = Optional.of(upsert.options().withTruncateEnabled(truncates));
     }
     boolean maintained = flag(table, props, MAINTENANCE_ENABLED, maintenance.enabled());
-    return new TableConfig(table, regex, spec, ids, options, keyIndex, maintained);
+    String branch = props.get(key(table, COMMIT_BRANCH));
+    return new TableConfig(
+        table,
+        regex,
+        spec,
+        ids,
+        options,
+        keyIndex,
+        maintained,
+        branch == null || branch.isBlank() ? tables.defaultCommitBranch() : branch);
   }
 
   /** The table's own value of a true-or-false setting, or the connector's. */

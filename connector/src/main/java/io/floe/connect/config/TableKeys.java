@@ -25,6 +25,8 @@ import org.apache.kafka.common.config.ConfigException;
  * @param kafkaMetadataColumn the name of the Kafka metadata column, if rows get one
  * @param autoCreateProperties table properties of auto-created tables
  * @param defaultIdColumns the identifier columns of a table that sets no {@code id-columns}
+ * @param defaultCommitBranch the branch the commits of a table that sets no {@code commit-branch}
+ *     go to
  */
 public record TableKeys(
     boolean autoCreateEnabled,
@@ -32,7 +34,8 @@ public record TableKeys(
     PartitionBy defaultPartitionBy,
     Optional<String> kafkaMetadataColumn,
     Map<String, String> autoCreateProperties,
-    List<String> defaultIdColumns) {
+    List<String> defaultIdColumns,
+    String defaultCommitBranch) {
   public static final String GROUP = "Tables";
 
   public static final String TABLES_AUTO_CREATE_ENABLED = "iceberg.tables.auto-create-enabled";
@@ -70,10 +73,14 @@ public record TableKeys(
 
   public static final String TABLES_DEFAULT_COMMIT_BRANCH = "iceberg.tables.default-commit-branch";
   public static final String TABLES_DEFAULT_COMMIT_BRANCH_DOC =
-      "The branch commits go to. Only main, where every commit goes, is supported yet (as is"
-          + " iceberg.table.<table>.commit-branch=main); another branch is refused, not ignored.";
+      "The branch the commits of every table that sets no iceberg.table.<table>.commit-branch go"
+          + " to: its data, deletes and the connector's marks, from which a restarted connector"
+          + " reads its position. A missing branch is created by its first commit from main's"
+          + " current snapshot; main is left as it is until it is fast-forwarded. Such a table's"
+          + " maintenance only expires snapshots and removes orphan files. Empty for main. A tag's"
+          + " name fails the table's commit.";
 
-  /** The one branch Floe commits to. */
+  /** The branch commits go to unless configured otherwise. */
   public static final String MAIN_BRANCH = "main";
 
   /** {@code iceberg.tables.auto-create-props.*}: table properties of auto-created tables. */
@@ -87,7 +94,8 @@ public record TableKeys(
         PartitionBy.parse(config.getString(TABLES_DEFAULT_PARTITION_BY)),
         column == null || column.isBlank() ? Optional.empty() : Optional.of(column.trim()),
         PrefixedKeys.strip(config.originals(), AUTO_CREATE_PROPS_PREFIX),
-        idColumns(config.getString(TABLES_DEFAULT_ID_COLUMNS)));
+        idColumns(config.getString(TABLES_DEFAULT_ID_COLUMNS)),
+        branch(config.getString(TABLES_DEFAULT_COMMIT_BRANCH)));
   }
 
   /** Defines the keys from order 1 of the group; returns the last order used. */
@@ -149,7 +157,7 @@ public record TableKeys(
         TABLES_DEFAULT_COMMIT_BRANCH,
         Type.STRING,
         null,
-        new MainBranchValidator(),
+        new BranchNameValidator(),
         Importance.LOW,
         TABLES_DEFAULT_COMMIT_BRANCH_DOC,
         GROUP,
@@ -159,18 +167,34 @@ public record TableKeys(
     return order;
   }
 
+  private static String branch(String value) {
+    return value == null || value.isBlank() ? MAIN_BRANCH : value;
+  }
+
   private static List<String> idColumns(String value) {
     return value == null || value.isBlank() ? List.of() : TableConfig.parseIdColumns(value);
   }
 
-  /** Why {@code branch} cannot be committed to, or empty: only main (or no branch) is supported. */
+  /**
+   * Why {@code branch} cannot name the branch commits go to, or empty; unset (null or blank) is
+   * main. Iceberg takes any string as a ref's name, so only what is surely a mistake is refused:
+   * whitespace (a stray space commits to a branch nobody reads, and SQL names a branch as an
+   * identifier, {@code branch_<name>}) and control characters. Whether the name is a tag's only the
+   * table can tell: the table's commit fails then ({@code CommitBranchException}).
+   */
   static Optional<String> branchProblem(String branch) {
-    if (branch == null || branch.isBlank() || branch.trim().equals(MAIN_BRANCH)) {
+    if (branch == null || branch.isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(
-        "Commit branches are not supported yet: Floe commits data, deletes and its commit marks"
-            + " to the main branch only. Remove the key or set it to main.");
+    if (branch.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+      return Optional.of(
+          "'"
+              + branch
+              + "' is not a branch name Floe commits to: it holds whitespace or control"
+              + " characters. Name the branch without them (e.g. audit, or staging-2026), or"
+              + " leave the key empty for main.");
+    }
+    return Optional.empty();
   }
 
   /** An empty list, or a list of identifier column names. */
@@ -190,8 +214,8 @@ public record TableKeys(
     }
   }
 
-  /** No branch, or main. */
-  static final class MainBranchValidator implements ConfigDef.Validator {
+  /** No branch (main), or a branch's name. */
+  static final class BranchNameValidator implements ConfigDef.Validator {
     @Override
     public void ensureValid(String name, Object value) {
       branchProblem((String) value)
@@ -203,7 +227,7 @@ public record TableKeys(
 
     @Override
     public String toString() {
-      return MAIN_BRANCH;
+      return "a branch name, without whitespace; empty for main";
     }
   }
 

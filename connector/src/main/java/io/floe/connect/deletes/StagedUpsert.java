@@ -4,6 +4,7 @@
  */
 package io.floe.connect.deletes;
 
+import io.floe.connect.branch.CommitBranch;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.DataFile;
@@ -29,6 +30,7 @@ public final class StagedUpsert {
   private static final Logger LOG = LoggerFactory.getLogger(StagedUpsert.class);
 
   private final Table table;
+  private final CommitBranch branch;
   private final TableKeyIndex index;
   private final Snapshot base;
   private final RetiredKeys keys;
@@ -41,7 +43,8 @@ public final class StagedUpsert {
   private Transaction transaction;
 
   /**
-   * @param base the snapshot the keys were located in, null if the table had none
+   * @param branch the branch the attempt commits to
+   * @param base the snapshot the keys were located in (the branch's head), null if there was none
    * @param removed what a truncating attempt removes: every live file of its snapshot
    * @param lookup the key index's lookup the keys were located with, null if none
    * @param rows the rows located in the attempt's snapshot, and those of the new data files the
@@ -50,6 +53,7 @@ public final class StagedUpsert {
    */
   StagedUpsert(
       Table table,
+      CommitBranch branch,
       TableKeyIndex index,
       Snapshot base,
       RetiredKeys keys,
@@ -60,6 +64,7 @@ public final class StagedUpsert {
       LocatedRows rows,
       WrittenDeletes deletes) {
     this.table = table;
+    this.branch = branch;
     this.index = index;
     this.base = base;
     this.keys = keys;
@@ -72,8 +77,9 @@ public final class StagedUpsert {
   }
 
   /**
-   * Fills the attempt's row delta on a new transaction of the table, lets {@code beforeCommit} add
-   * to it, and applies it to the transaction (nothing is sent to the catalog).
+   * Fills the attempt's row delta (to the attempt's branch) on a new transaction of the table, lets
+   * {@code beforeCommit} add to it, and applies it to the transaction (nothing is sent to the
+   * catalog).
    *
    * @param manifestReaders the threads to read manifests on while validating, null for Iceberg's
    *     shared worker pool
@@ -81,10 +87,11 @@ public final class StagedUpsert {
   void apply(UpsertCommit.BeforeCommit beforeCommit, ExecutorService manifestReaders) {
     Transaction started = table.newTransaction();
     Long baseId = baseSnapshotId();
+    RowDelta newDelta = branch.newRowDelta(started);
     RowDelta delta =
         truncate
-            ? UpsertDelta.fillTruncating(started.newRowDelta(), baseId, removed, dataFiles, deletes)
-            : UpsertDelta.fill(started.newRowDelta(), baseId, dataFiles, deletes, keys);
+            ? UpsertDelta.fillTruncating(newDelta, baseId, removed, dataFiles, deletes)
+            : UpsertDelta.fill(newDelta, baseId, dataFiles, deletes, keys);
     if (manifestReaders != null) {
       delta.scanManifestsWith(manifestReaders);
     }
@@ -96,7 +103,8 @@ public final class StagedUpsert {
 
   /**
    * The attempt's transaction, its row delta applied: its start metadata is the table at the
-   * attempt's snapshot, its current metadata the table with the attempt's new snapshot.
+   * attempt's snapshot, its current metadata the table with the attempt's new snapshot at the head
+   * of the attempt's branch.
    */
   public Transaction transaction() {
     if (transaction == null) {
@@ -138,7 +146,7 @@ public final class StagedUpsert {
           removed.deleteFiles().size(),
           baseSnapshotId());
     } else {
-      index.committed(table, lookup, deletes);
+      index.committed(table, branch.head(table), lookup, deletes);
     }
     LOG.info(
         "Table {}: committed {} data files and {} delete files ({} rows deleted, {} delete"

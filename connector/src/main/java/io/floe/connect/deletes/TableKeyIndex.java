@@ -174,18 +174,18 @@ public final class TableKeyIndex {
 
   /**
    * After the commit of the rows {@code lookup} helped locate: forgets what the commit deleted and
-   * brings the index to the table's current snapshot.
+   * brings the index to the head of the branch committed to.
    *
-   * @param table the table, just committed to (its current snapshot holds the commit)
+   * @param table the table, just committed to
+   * @param current the head of the branch committed to, which holds the commit
    * @param lookup the lookup of the committed attempt, null if it had none
    * @param deletes the deletes the commit added
    */
-  void committed(Table table, KeyIndex.Lookup lookup, WrittenDeletes deletes) {
+  void committed(Table table, Snapshot current, KeyIndex.Lookup lookup, WrittenDeletes deletes) {
     if (lookup == null || index == null || !active()) {
       return;
     }
     try {
-      Snapshot current = table.currentSnapshot();
       if (lookup.isOf(index) && holdsCommit(table, current, lookup.baseId(), deletes)) {
         index.retired(lookup);
       }

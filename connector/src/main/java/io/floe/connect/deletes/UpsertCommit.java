@@ -4,6 +4,7 @@
  */
 package io.floe.connect.deletes;
 
+import io.floe.connect.branch.CommitBranch;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.DataFile;
@@ -21,11 +22,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits a cycle's changes to one table as one {@link RowDelta}: locate the retired keys in the
- * current snapshot ({@link KeyLocator}), write their deletes ({@link DeleteWriter}), add them and
- * the new data files ({@link UpsertDelta}) and commit. When the commit fails its validation (a
- * commit that landed meanwhile touched the same data files, deletes or keys) or loses the race for
- * the table ({@code CommitFailedException}, once Iceberg's own retries are spent), the table is
- * refreshed and everything is done again from the new snapshot, up to a bound.
+ * head of the branch it commits to ({@link CommitBranch#head}: the table's current snapshot for
+ * main) ({@link KeyLocator}), write their deletes ({@link DeleteWriter}), add them and the new data
+ * files ({@link UpsertDelta}) and commit. When the commit fails its validation (a commit that
+ * landed meanwhile touched the same data files, deletes or keys) or loses the race for the table
+ * ({@code CommitFailedException}, once Iceberg's own retries are spent), the table is refreshed and
+ * everything is done again from the new snapshot, up to a bound.
  *
  * <p>The delete files of an attempt are deleted only when its commit certainly did not land: it
  * failed with a {@link CleanableFailure} ({@code CommitFailedException}, {@code
@@ -42,50 +44,65 @@ public final class UpsertCommit {
   private static final Logger LOG = LoggerFactory.getLogger(UpsertCommit.class);
 
   private final Table table;
+  private final CommitBranch branch;
   private final int maxAttempts;
   private final KeyLocator locator;
   private final TableKeyIndex index;
   private final ExecutorService manifestReaders;
 
   /**
-   * Commits reading files on Iceberg's shared worker pool.
+   * Commits to main, reading files on Iceberg's shared worker pool.
    *
    * @param table the table as the caller loaded it: the first attempt starts from its current
    *     snapshot, every later one refreshes it
    * @param maxAttempts how many times to locate, write and commit before giving up, at least 1
    */
   public UpsertCommit(Table table, int maxAttempts) {
-    this(table, maxAttempts, new KeyLocator(table), TableKeyIndex.off(table.name()), null);
+    this(
+        table,
+        CommitBranch.MAIN,
+        maxAttempts,
+        new KeyLocator(table),
+        TableKeyIndex.off(table.name()),
+        null);
   }
 
   /**
-   * Commits reading files on Iceberg's shared worker pool, locating keys with the table's key index
-   * when it has one that serves.
+   * Commits to main, reading files on Iceberg's shared worker pool, locating keys with the table's
+   * key index when it has one that serves.
    *
    * @param index the table's key index, kept by the caller across commits
    */
   public UpsertCommit(Table table, int maxAttempts, TableKeyIndex index) {
-    this(table, maxAttempts, new KeyLocator(table), index, null);
+    this(table, CommitBranch.MAIN, maxAttempts, new KeyLocator(table), index, null);
   }
 
   /**
-   * Commits reading files on {@code readers} (see {@link KeyLocator#KeyLocator(Table,
+   * Commits to main, reading files on {@code readers} (see {@link KeyLocator#KeyLocator(Table,
    * ExecutorService)}).
    */
   public UpsertCommit(Table table, int maxAttempts, ExecutorService readers) {
-    this(table, maxAttempts, TableKeyIndex.off(table.name()), readers);
+    this(table, CommitBranch.MAIN, maxAttempts, TableKeyIndex.off(table.name()), readers);
   }
 
   /**
-   * Commits with the table's key index, planning and reading files on {@code readers} (see {@link
-   * KeyLocator#KeyLocator(Table, ExecutorService)}) and reading manifests there to validate the
-   * commit.
+   * Commits to {@code branch} with the table's key index, planning and reading files on {@code
+   * readers} (see {@link KeyLocator#KeyLocator(Table, ExecutorService)}) and reading manifests
+   * there to validate the commit.
    *
+   * @param branch the branch the commit goes to, whose head the keys are located in and the commit
+   *     is validated from
    * @param readers the threads to plan, read and validate on, null for Iceberg's shared worker pool
    */
-  public UpsertCommit(Table table, int maxAttempts, TableKeyIndex index, ExecutorService readers) {
+  public UpsertCommit(
+      Table table,
+      CommitBranch branch,
+      int maxAttempts,
+      TableKeyIndex index,
+      ExecutorService readers) {
     this(
         table,
+        branch,
         maxAttempts,
         readers == null ? new KeyLocator(table) : new KeyLocator(table, readers),
         index,
@@ -94,6 +111,7 @@ public final class UpsertCommit {
 
   private UpsertCommit(
       Table table,
+      CommitBranch branch,
       int maxAttempts,
       KeyLocator locator,
       TableKeyIndex index,
@@ -102,6 +120,7 @@ public final class UpsertCommit {
       throw new IllegalArgumentException("maxAttempts must be at least 1, not " + maxAttempts);
     }
     this.table = table;
+    this.branch = branch;
     this.maxAttempts = maxAttempts;
     this.locator = locator;
     this.index = index;
@@ -124,7 +143,8 @@ public final class UpsertCommit {
      * before the transaction is committed: changes to the table's metadata that must land with the
      * new snapshot, or not at all.
      *
-     * @param transaction the attempt's transaction, whose current snapshot is the new one
+     * @param transaction the attempt's transaction, where the head of the branch committed to is
+     *     the new snapshot
      */
     default void applied(Transaction transaction) {}
   }
@@ -246,7 +266,7 @@ public final class UpsertCommit {
 
   /**
    * One attempt of {@link #commit(RetiredKeys, List, List, boolean, String, BeforeCommit)} from the
-   * table's current snapshot as the caller loaded or refreshed it, short of committing: the keys
+   * branch's head as the caller loaded or refreshed the table, short of committing: the keys
    * located, their deletes written, the row delta filled and applied to a new transaction of the
    * table, whose commit is the caller's. Nothing is sent to the catalog: when staging fails, its
    * delete files are deleted and the exception goes to the caller. After the commit the caller says
@@ -270,14 +290,14 @@ public final class UpsertCommit {
     return staged;
   }
 
-  /** Locates the keys in the table's current snapshot and writes their deletes. */
+  /** Locates the keys in the head of the branch and writes their deletes. */
   private StagedUpsert locateAndWrite(
       RetiredKeys keys,
       List<DataFile> dataFiles,
       List<LocatedRows.FileRows> superseded,
       boolean truncate,
       String namePrefix) {
-    Snapshot base = table.currentSnapshot();
+    Snapshot base = branch.head(table);
     Long baseId = base == null ? null : base.snapshotId();
     KeyIndex.Lookup lookup = truncate ? null : index.lookup(table, base, keys);
     TableContents removed = truncate ? TableContents.of(table, base) : TableContents.EMPTY;
@@ -288,16 +308,16 @@ public final class UpsertCommit {
     LocatedRows rows = located.plus(superseded);
     WrittenDeletes deletes = new DeleteWriter(table).write(rows, namePrefix);
     return new StagedUpsert(
-        table, index, base, keys, dataFiles, truncate, removed, lookup, rows, deletes);
+        table, branch, index, base, keys, dataFiles, truncate, removed, lookup, rows, deletes);
   }
 
-  /** Whether {@code baseId} is no longer in the history of the table's current snapshot. */
+  /** Whether {@code baseId} is no longer in the history of the branch's head. */
   private boolean rolledBack(Long baseId) {
     if (baseId == null) {
       return false;
     }
     table.refresh();
-    Snapshot current = table.currentSnapshot();
+    Snapshot current = branch.head(table);
     return current == null || !SnapshotUtil.isAncestorOf(table, current.snapshotId(), baseId);
   }
 }

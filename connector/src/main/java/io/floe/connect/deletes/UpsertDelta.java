@@ -34,7 +34,7 @@ public final class UpsertDelta {
    * </ul>
    *
    * <p>A failed validation throws {@code ValidationException} at commit: locate the keys again in
-   * the new current snapshot, write again and build a new delta ({@link UpsertCommit} does).
+   * the branch's new head, write again and build a new delta ({@link UpsertCommit} does).
    *
    * @param delta a new row delta of the table, or of a transaction on it
    * @param baseSnapshotId the snapshot the rows were located in, null if the table had none

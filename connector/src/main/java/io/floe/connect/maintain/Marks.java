@@ -11,7 +11,8 @@ import org.apache.iceberg.Table;
 /**
  * What a maintenance commit of the connector adds so that the table's newest snapshot still holds
  * the connector's marks (ARCHITECTURE.md, "Maintenance"), and the check that no commit of the
- * connector landed since the maintenance read the table.
+ * connector landed since the maintenance read the table; and which snapshots hold the marks, which
+ * expiry keeps on a branch the connector commits to.
  */
 @FunctionalInterface
 public interface Marks {
@@ -24,4 +25,9 @@ public interface Marks {
    * @param start the snapshot the maintenance read
    */
   void carry(SnapshotUpdate<?> update, Table table, Snapshot start);
+
+  /** Whether {@code snapshot} holds the connector's marks; none does by default. */
+  default boolean heldBy(Snapshot snapshot) {
+    return false;
+  }
 }

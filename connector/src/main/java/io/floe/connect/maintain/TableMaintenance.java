@@ -4,10 +4,12 @@
  */
 package io.floe.connect.maintain;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.metrics.TableMetrics;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +33,13 @@ import org.slf4j.LoggerFactory;
  * own commits; each table once per {@link MaintenanceSettings#interval()}, sooner when one of its
  * {@link MaintenanceSettings.Triggers} is reached. A failed run is logged and tried again after the
  * next interval: maintenance never fails a commit or the task.
+ *
+ * <p>A table the connector commits to a branch other than main is not compacted, and neither its
+ * deletion vectors nor its manifests are rewritten: those commits would go to main, which the
+ * connector does not write (and which would then no longer fast-forward to the branch), and Iceberg
+ * cannot rewrite a branch's manifests. Its snapshots are expired, the branch's too ({@link
+ * SnapshotExpiry}), and its orphan files removed ({@link OrphanFiles}); the coordinator says so
+ * once per table, at the table's first commit.
  */
 public final class TableMaintenance {
   private static final Logger LOG = LoggerFactory.getLogger(TableMaintenance.class);
@@ -41,6 +50,8 @@ public final class TableMaintenance {
   private final ExecutorService threads;
   private final Function<String, TableMetrics> metrics;
   private final Marks marks;
+  private final Function<String, CommitBranch> branches;
+  private final Set<String> toldOfBranch = new HashSet<>();
   private final UnaryOperator<String> mask;
   private final Supplier<Optional<Set<String>>> inFlight;
   private final Map<String, Since> since = new HashMap<>();
@@ -64,7 +75,9 @@ public final class TableMaintenance {
    * @param clock when runs are due
    * @param threads the threads that plan and delete
    * @param metrics each table's metrics
-   * @param marks what its maintenance commits carry of the connector's marks
+   * @param marks what its maintenance commits carry of the connector's marks, and which snapshots
+   *     hold them
+   * @param branches the branch each table (by its configured name) is committed to
    * @param mask hides the connector's secrets in what it logs
    * @param inFlight the locations of every file that the control events the coordinator holds and
    *     has not committed name (never orphans), or empty while it cannot know them all: control
@@ -78,6 +91,7 @@ public final class TableMaintenance {
       ExecutorService threads,
       Function<String, TableMetrics> metrics,
       Marks marks,
+      Function<String, CommitBranch> branches,
       UnaryOperator<String> mask,
       Supplier<Optional<Set<String>>> inFlight) {
     this.catalog = catalog;
@@ -86,6 +100,7 @@ public final class TableMaintenance {
     this.threads = threads;
     this.metrics = metrics;
     this.marks = marks;
+    this.branches = branches;
     this.mask = mask;
     this.inFlight = inFlight;
     this.startedMs = clock.millis();
@@ -110,6 +125,7 @@ public final class TableMaintenance {
         continue;
       }
       Since state = since.computeIfAbsent(table.getKey(), t -> new Since(startedMs));
+      tellOfBranch(table.getKey());
       count(state, table.getValue());
       long elapsed = now - state.runMs;
       if (elapsed >= settings.interval().toMillis()
@@ -128,6 +144,39 @@ public final class TableMaintenance {
         return;
       }
     }
+  }
+
+  /** Says once per table that commits to a branch other than main which steps it leaves out. */
+  private void tellOfBranch(String name) {
+    if (!rewrites() || !toldOfBranch.add(name)) {
+      return;
+    }
+    CommitBranch branch;
+    try {
+      branch = branches.apply(name);
+    } catch (RuntimeException e) {
+      return; // the run says what is wrong with the table's settings
+    }
+    if (!branch.isMain()) {
+      List<String> steps = new ArrayList<>();
+      if (settings.expireSnapshots()) {
+        steps.add("expires its snapshots");
+      }
+      if (settings.orphans() != null) {
+        steps.add("removes its orphan files");
+      }
+      LOG.info(
+          "Table {}: the connector commits it to branch {}, so its maintenance does not compact it"
+              + " or rewrite its deletion vectors or manifests (those commits would go to main){}",
+          name,
+          branch,
+          steps.isEmpty() ? "" : "; it only " + String.join(" and ", steps));
+    }
+  }
+
+  /** Whether any maintenance step that rewrites files or manifests is on. */
+  private boolean rewrites() {
+    return settings.compaction() != null || settings.manifestThreshold() > 0;
   }
 
   private static void count(Since state, Snapshot snapshot) {
@@ -166,7 +215,17 @@ public final class TableMaintenance {
     BooleanSupplier outOfTime = () -> System.nanoTime() - deadline > 0;
     String step = "loading the table";
     try {
+      CommitBranch branch = branches.apply(name);
       Table table = catalog.loadTable(TableIdentifier.parse(name));
+      if (!branch.isMain()) {
+        if (settings.expireSnapshots()) {
+          step = "snapshot expiry";
+          expire(name, table, branch, System.nanoTime());
+        }
+        step = "orphan-file scan";
+        removeOrphansIfDue(name, table, now, outOfTime);
+        return true;
+      }
       if (settings.compaction() != null) {
         step = "compaction";
         compact(name, table, started, outOfTime);
@@ -181,16 +240,10 @@ public final class TableMaintenance {
       }
       if (settings.expireSnapshots()) {
         step = "snapshot expiry";
-        expire(name, table, System.nanoTime());
+        expire(name, table, branch, System.nanoTime());
       }
-      Since state = since.get(name);
-      if (settings.orphans() != null
-          && now - state.orphanScanMs >= settings.orphans().interval().toMillis()) {
-        step = "orphan-file scan";
-        if (removeOrphans(name, table, outOfTime)) {
-          state.orphanScanMs = now;
-        }
-      }
+      step = "orphan-file scan";
+      removeOrphansIfDue(name, table, now, outOfTime);
     } catch (RuntimeException e) {
       metrics.apply(name).maintenanceFailed();
       LOG.warn(
@@ -203,6 +256,15 @@ public final class TableMaintenance {
       return false;
     }
     return true;
+  }
+
+  private void removeOrphansIfDue(String name, Table table, long now, BooleanSupplier outOfTime) {
+    Since state = since.get(name);
+    if (settings.orphans() != null
+        && now - state.orphanScanMs >= settings.orphans().interval().toMillis()
+        && removeOrphans(name, table, outOfTime)) {
+      state.orphanScanMs = now;
+    }
   }
 
   private void compact(String name, Table table, long started, BooleanSupplier outOfTime) {
@@ -262,11 +324,16 @@ public final class TableMaintenance {
     }
   }
 
-  private void expire(String name, Table table, long started) {
+  private void expire(String name, Table table, CommitBranch branch, long started) {
     SnapshotExpiry.Policy policy = settings.expiry().forTable(table);
     SnapshotExpiry.Result result =
-        SnapshotExpiry.expire(table, settings.expiry(), System.currentTimeMillis(), threads);
+        SnapshotExpiry.expire(
+            table, settings.expiry(), System.currentTimeMillis(), threads, branch, marks::heldBy);
     long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+    if (result.heldBack() != null) {
+      LOG.warn("Table {}: no snapshot is expired this time: {}", name, result.heldBack());
+      return;
+    }
     metrics.apply(name).expired(result.expired(), result.kept(), result.filesDeleted(), elapsedMs);
     if (result.expired() > 0) {
       LOG.info(

@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.control.CommitComplete;
@@ -70,7 +71,8 @@ class CoordinatorTest {
           List.of(TABLE),
           CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
           KeyIndexSettings.off(),
-          MaintenanceSettings.off());
+          MaintenanceSettings.off(),
+          table -> CommitBranch.MAIN);
 
   private final MutableClock clock = new MutableClock(1_767_225_600_000L);
   private final InMemoryControlTopic control = new InMemoryControlTopic();
@@ -444,7 +446,8 @@ class CoordinatorTest {
         List.of(TABLE),
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
         KeyIndexSettings.off(),
-        MaintenanceSettings.off());
+        MaintenanceSettings.off(),
+        table -> CommitBranch.MAIN);
   }
 
   @Test

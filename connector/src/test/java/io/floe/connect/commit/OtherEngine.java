@@ -19,7 +19,8 @@ final class OtherEngine {
   private OtherEngine() {}
 
   /**
-   * {@code expire_snapshots(retain_last => 1)}: every snapshot but the newest is expired.
+   * {@code expire_snapshots(retain_last => 1)}: every snapshot but the newest is expired, the
+   * newest of main and of every other branch or tag.
    *
    * @param deleteFiles whether the files no snapshot left references are deleted, by reachability
    *     as Spark's procedure does (the snapshots are named, which makes Iceberg's own expiry
@@ -37,9 +38,10 @@ final class OtherEngine {
             .executeDeleteWith(ON_THE_CALLER)
             .cleanupLevel(
                 deleteFiles ? ExpireSnapshots.CleanupLevel.ALL : ExpireSnapshots.CleanupLevel.NONE);
-    Snapshot current = table.currentSnapshot();
+    java.util.Set<Long> heads = new java.util.HashSet<>();
+    table.refs().values().forEach(ref -> heads.add(ref.snapshotId()));
     for (Snapshot snapshot : table.snapshots()) {
-      if (current != null && snapshot.snapshotId() != current.snapshotId()) {
+      if (!heads.isEmpty() && !heads.contains(snapshot.snapshotId())) {
         expire.expireSnapshotId(snapshot.snapshotId());
       }
     }

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * Runs the real worker, coordinator, table committer and writers through thousands of seeded
  * schedules of faults (see {@link SimSchedule}) and checks each against the {@link SimOracle}. A
  * third of the schedules run tables in upsert mode on a change stream ({@link
- * SimSchedule#upsertSchedule}).
+ * SimSchedule#upsertSchedule}), and a third (drawn apart) commit to a branch other than main while
+ * another writer appends to main.
  *
  * <p>{@code -Dfloe.sim.seed=N} replays one schedule with its trace and logs; {@code
  * -Dfloe.sim.schedules=N} and {@code -Dfloe.sim.firstSeed=N} choose how many and which ({@code

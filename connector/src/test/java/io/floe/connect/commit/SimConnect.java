@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
@@ -106,7 +107,8 @@ final class SimConnect {
         of.tables(),
         of.maxSilentCycles(),
         of.keyIndex(),
-        of.maintenance());
+        of.maintenance(),
+        of.branches());
   }
 
   static ControlSettings settings(
@@ -115,7 +117,8 @@ final class SimConnect {
       Duration retryTimeout,
       long bufferBytes,
       KeyIndexSettings keyIndex,
-      MaintenanceSettings maintenance) {
+      MaintenanceSettings maintenance,
+      CommitBranch branch) {
     return new ControlSettings(
         CONNECTOR,
         0,
@@ -128,7 +131,8 @@ final class SimConnect {
         List.of(),
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
         keyIndex,
-        maintenance);
+        maintenance,
+        table -> branch);
   }
 
   ControlSettings settings() {

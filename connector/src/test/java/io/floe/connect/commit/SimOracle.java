@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -28,9 +29,17 @@ import org.apache.kafka.common.TopicPartition;
  * live key, once, and no equality deletes); the Connect group's committed offsets are the ends of
  * the source partitions and what the tables' snapshot summaries say; no data file was added twice;
  * watermarks never went back; and no file a snapshot references was written twice or by an instance
- * after its replacement started (nothing Floe writes may replace a file).
+ * after its replacement started (nothing Floe writes may replace a file). A table committed to a
+ * branch other than main is checked on that branch, and its main must hold no row of the source and
+ * no commit of the connector.
  */
 final class SimOracle {
+  /**
+   * The topic of the rows another writer appends to main, which the checks of the source's rows
+   * leave out: the branch holds those that came before its first commit.
+   */
+  static final String ELSEWHERE = "elsewhere";
+
   /** A broken rule. */
   record Violation(String rule, String detail) {
     @Override
@@ -49,20 +58,28 @@ final class SimOracle {
     violations.add(new Violation(rule, detail));
   }
 
-  /** Checks one table against the source and the group's committed offsets. */
+  /**
+   * Checks one table, committed to {@code branch}, against the source and the group's committed
+   * offsets.
+   */
   void checkTable(
       String name,
       Table table,
+      CommitBranch branch,
       SimSource source,
       Map<TopicPartition, Long> committed,
       SimFileIO io) {
     table.refresh();
+    Snapshot head = branch.head(table);
     if (source.changing()) {
-      checkMirror(name, table, source);
+      checkMirror(name, table, head, source);
     } else {
-      checkRows(name, table, source);
+      checkRows(name, table, head, source);
     }
-    List<Snapshot> history = history(table);
+    if (!branch.isMain()) {
+      checkMainUntouched(name, table, branch);
+    }
+    List<Snapshot> history = history(table, head);
     checkSummary(name, history, committed);
     Map<String, List<TestManifests.Listed>> manifests = new HashMap<>();
     Map<Long, List<String>> added = new HashMap<>();
@@ -118,9 +135,57 @@ final class SimOracle {
             });
   }
 
-  private void checkRows(String name, Table table, SimSource source) {
+  /** The rows of {@code snapshot} (none for null), those another writer appended left out. */
+  private static CloseableIterable<Record> read(Table table, Snapshot snapshot) {
+    if (snapshot == null) {
+      return CloseableIterable.empty();
+    }
+    return CloseableIterable.filter(
+        IcebergGenerics.read(table).useSnapshot(snapshot.snapshotId()).build(),
+        row -> !ELSEWHERE.equals(row.getField("topic")));
+  }
+
+  /**
+   * Main, of a table committed to another branch: no row of the source, and no snapshot of the
+   * connector in its history.
+   */
+  private void checkMainUntouched(String name, Table table, CommitBranch branch) {
+    Snapshot main = table.currentSnapshot();
+    List<String> wrong = new ArrayList<>();
+    try (CloseableIterable<Record> rows = read(table, main)) {
+      for (Record row : rows) {
+        wrong.add(
+            row.getField("topic") + "-" + row.getField("partition") + "@" + row.getField("offset"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      violated("table-readable", name + " main: " + e);
+      return;
+    }
+    if (!wrong.isEmpty()) {
+      violated(
+          "main-untouched",
+          name + " is committed to branch " + branch + ", but main holds rows " + wrong);
+    }
+    for (Snapshot snapshot : history(table, main)) {
+      if (snapshot.summary().containsKey(CommitMarks.CONTROL_OFFSETS + SimConnect.GROUP)) {
+        violated(
+            "main-untouched",
+            name
+                + " is committed to branch "
+                + branch
+                + ", but main's snapshot "
+                + snapshot.snapshotId()
+                + " is the connector's");
+        return;
+      }
+    }
+  }
+
+  private void checkRows(String name, Table table, Snapshot head, SimSource source) {
     Map<TopicPartition, Map<Long, Integer>> seen = new HashMap<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+    try (CloseableIterable<Record> rows = read(table, head)) {
       for (Record row : rows) {
         TopicPartition partition =
             new TopicPartition((String) row.getField("topic"), (Integer) row.getField("partition"));
@@ -165,10 +230,10 @@ final class SimOracle {
    * key's last change (by its partition and offset), and no row for a deleted key; and no equality
    * delete anywhere.
    */
-  private void checkMirror(String name, Table table, SimSource source) {
+  private void checkMirror(String name, Table table, Snapshot head, SimSource source) {
     Map<Long, SimSource.TopicPartitionOffset> expected = source.finalState();
     Map<Long, List<SimSource.TopicPartitionOffset>> rowsByKey = new TreeMap<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+    try (CloseableIterable<Record> rows = read(table, head)) {
       for (Record row : rows) {
         rowsByKey
             .computeIfAbsent((Long) row.getField("key"), k -> new ArrayList<>())
@@ -211,18 +276,16 @@ final class SimOracle {
           "mirrors-source",
           name + ": " + String.join("; ", wrong.subList(0, Math.min(8, wrong.size()))));
     }
-    Snapshot current = table.currentSnapshot();
-    String equalityDeletes =
-        current == null ? null : current.summary().get("total-equality-deletes");
+    String equalityDeletes = head == null ? null : head.summary().get("total-equality-deletes");
     if (equalityDeletes != null && !equalityDeletes.equals("0")) {
       violated("no-equality-deletes", name + ": total-equality-deletes=" + equalityDeletes);
     }
   }
 
-  /** The table's snapshots, oldest first, along the main branch. */
-  private static List<Snapshot> history(Table table) {
+  /** The table's snapshots, oldest first, from {@code head} back. */
+  private static List<Snapshot> history(Table table, Snapshot head) {
     List<Snapshot> history = new ArrayList<>();
-    for (Snapshot s = table.currentSnapshot();
+    for (Snapshot s = head;
         s != null;
         s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
       history.add(s);

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.commit.SimFaults.Kind;
 import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.maintain.Compaction;
@@ -61,6 +62,17 @@ final class SimSchedule {
   private final SimConnect connect;
   private final int steps;
 
+  /** The branch the connector commits to; main in most schedules. */
+  private final CommitBranch branch;
+
+  /**
+   * In a schedule that commits to another branch, when another writer appends to main; drawn apart
+   * from the schedule's other draws (see {@link #commitBranch}).
+   */
+  private final java.util.SplittableRandom mainWriter;
+
+  private int foreignRows;
+
   private static final Schema TABLE =
       new Schema(
           Types.NestedField.optional(1, "topic", Types.StringType.get()),
@@ -89,6 +101,8 @@ final class SimSchedule {
     sim = new Sim(seed, echo);
     faults = new SimFaults(sim, this::fenceActor);
     MaintenanceSettings maintenance = maintenance(new java.util.SplittableRandom(sim.seed));
+    mainWriter = new java.util.SplittableRandom(Long.rotateLeft(sim.seed, 29) ^ 0x5DEECE66DL);
+    branch = commitBranch(mainWriter);
     if (maintenance.orphans() != null) {
       // orphan deletion rests on its least age exceeding the longest time a live writer holds a
       // file before a commit names it, as a real connector's days exceed any stall
@@ -154,6 +168,15 @@ final class SimSchedule {
     if (truncates) {
       upsertConfig.put("iceberg.tables.cdc-truncate-enabled", "true");
     }
+    if (!branch.isMain()) {
+      upsertConfig.put("iceberg.tables.default-commit-branch", branch.name());
+      for (String name : tables) {
+        if (mainWriter.nextBoolean()) {
+          // main holds rows before the connector's first commit creates the branch from it
+          appendToMain(name);
+        }
+      }
+    }
     long interval = sim.between(1_000, 6_000);
     ControlSettings settings =
         SimConnect.settings(
@@ -162,7 +185,8 @@ final class SimSchedule {
             Duration.ofMillis(sim.between(5_000, 60_000)),
             sim.chance(0.3) ? sim.between(1, 4_000) : Long.MAX_VALUE,
             keyIndex,
-            maintenance);
+            maintenance,
+            branch);
     WriterPoolOptions options = WriterPoolOptions.defaults().withSharedFiles(sim.chance(0.8));
     connect =
         new SimConnect(
@@ -195,6 +219,7 @@ final class SimSchedule {
             + (keyIndex.maxBytes() == Long.MAX_VALUE
                 ? ""
                 : ", key index of " + keyIndex.maxBytes() + " bytes")
+            + (branch.isMain() ? "" : ", committed to branch " + branch)
             + "), tasks.max "
             + connect.tasksMax()
             + ", interval "
@@ -231,6 +256,9 @@ final class SimSchedule {
   }
 
   private void step() {
+    if (!branch.isMain() && mainWriter.nextInt(100) < 4) {
+      appendToMain(tables.get(mainWriter.nextInt(tables.size())));
+    }
     int roll = sim.random.nextInt(100);
     if (roll < 16) {
       TopicPartition partition = sim.pick(source.partitions());
@@ -265,24 +293,74 @@ final class SimSchedule {
   /**
    * What an operator's maintenance job does to a table beside the connector: rewrite its manifests
    * (a snapshot without Floe's marks), then expire every snapshot but the newest, deleting the
-   * files only they referenced, as Spark's {@code expire_snapshots(retain_last => 1)} does.
+   * files only they referenced, as Spark's {@code expire_snapshots(retain_last => 1)} does. Main's
+   * manifests only (Iceberg rewrites no branch's), and the newest of main and of the branch kept.
    */
   private void maintainElsewhere(String name) {
     Table table = catalog.loadTable(TableIdentifier.parse(name));
-    if (table.currentSnapshot() == null) {
+    if (table.currentSnapshot() == null && branch.head(table) == null) {
       return;
     }
-    table
-        .rewriteManifests()
-        .rewriteIf(manifest -> true)
-        .clusterBy(file -> "all")
-        .scanManifestsWith(new CallerRunsExecutor())
-        .commit();
+    if (table.currentSnapshot() != null) {
+      table
+          .rewriteManifests()
+          .rewriteIf(manifest -> true)
+          .clusterBy(file -> "all")
+          .scanManifestsWith(new CallerRunsExecutor())
+          .commit();
+    }
     OtherEngine.expireAllButNewest(table, true);
     sim.trace(
         "another engine rewrote the manifests of "
             + name
             + " and expired all but its newest snapshot");
+  }
+
+  /**
+   * The branch the connector commits to: another than main in a third of the schedules, drawn from
+   * a generator of its own, so that the schedules' other draws stay as they were. Main moves on
+   * meanwhile by another writer's appends ({@link #appendToMain}), which the branch must never hold
+   * unless they came before its first commit, and main must never hold a row of the source.
+   */
+  private static CommitBranch commitBranch(java.util.SplittableRandom random) {
+    return random.nextInt(3) == 0 ? CommitBranch.of("audit") : CommitBranch.MAIN;
+  }
+
+  /**
+   * Another writer appends a row to the table's main branch: topic {@link SimOracle#ELSEWHERE}, and
+   * in a keyed table a negative key, which no source change has.
+   */
+  private void appendToMain(String name) {
+    Table table = catalog.loadTable(TableIdentifier.parse(name));
+    int n = foreignRows++;
+    org.apache.iceberg.data.GenericRecord row =
+        org.apache.iceberg.data.GenericRecord.create(table.schema());
+    row.setField("topic", SimOracle.ELSEWHERE);
+    row.setField("partition", 0);
+    row.setField("offset", (long) n);
+    if (table.schema().findField("key") != null) {
+      row.setField("key", -1L - n);
+    }
+    org.apache.iceberg.PartitionKey partition =
+        new org.apache.iceberg.PartitionKey(table.spec(), table.schema());
+    partition.partition(row);
+    org.apache.iceberg.io.DataWriter<org.apache.iceberg.data.Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(table)
+            .dataSchema(table.schema())
+            .build()
+            .newDataWriter(
+                org.apache.iceberg.io.OutputFileFactory.builderFor(table, 999, n)
+                    .build()
+                    .newOutputFile(table.spec(), partition),
+                table.spec(),
+                table.spec().isUnpartitioned() ? null : partition);
+    try (writer) {
+      writer.write(row);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    table.newFastAppend().appendFile(writer.toDataFile()).commit();
+    sim.trace("another writer appended a row to main of " + name);
   }
 
   /**
@@ -407,7 +485,7 @@ final class SimSchedule {
     oracle.checkGroup(source, committed);
     for (String table : tables) {
       oracle.checkTable(
-          table, catalog.loadTable(TableIdentifier.parse(table)), source, committed, io);
+          table, catalog.loadTable(TableIdentifier.parse(table)), branch, source, committed, io);
     }
     oracle.checkNoOverwrite(io);
   }

@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.deletes.KeyIndexSettings;
@@ -409,9 +410,82 @@ class TableCommitterRestTransactionTest {
     assertThat(rows()).isEqualTo(expected);
   }
 
+  /**
+   * The upsert table commits to a branch, the append table to main: the cycle is still one
+   * transaction, its part of the upsert table (the branch created from main by the first) is
+   * checked against the branch only, so another writer's appends to main conflict with nothing, and
+   * main keeps its own rows and none of the cycle's.
+   */
+  @Test
+  void aCycleOfATableOnABranchIsOneTransactionAndMainMovingMeanwhileDoesNotRefuseIt() {
+    CommitBranch staging = CommitBranch.of("staging");
+    TableCommitter committer =
+        committer(table -> table.equals("db.orders") ? staging : CommitBranch.MAIN);
+    appendByAnotherWriter(row(100, "main"));
+    UUID one = UUID.randomUUID();
+    Map<Long, String> expected = new TreeMap<>(Map.of(100L, "main"));
+    List<Record> first = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      first.add(row(id, "first"));
+      expected.put(id, "first");
+    }
+    TableCommitter.Outcome outcome =
+        committer.commit(cycle(one, 4, upserts(one, 0, first, ids(0, 10)), appended(one, 2, 5)));
+    assertThat(outcome.failures()).isEmpty();
+    server.beforeTransaction =
+        n -> {
+          if (n == 2) {
+            appendByAnotherWriter(row(200, "main"));
+          }
+        };
+
+    UUID two = UUID.randomUUID();
+    outcome =
+        committer.commit(
+            cycle(
+                two,
+                8,
+                upserts(two, 4, List.of(row(3, "second")), List.of(3L, 5L, 100L)),
+                appended(two, 6, 7)));
+
+    assertThat(outcome.failures()).isEmpty();
+    assertThat(server.transactions)
+        .as("one transaction per cycle, the second refused once and built again")
+        .hasValue(3);
+    assertThat(server.tableCommits).hasValue(0);
+    expected.put(3L, "second");
+    expected.remove(5L);
+    expected.remove(100L);
+    Table orders = backend.loadTable(ORDERS);
+    Snapshot branch = orders.snapshot(staging.name());
+    assertThat(rows(branch.snapshotId())).isEqualTo(expected);
+    assertThat(rows(orders.currentSnapshot().snapshotId()))
+        .as("main: the other writer's rows, none of the cycles'")
+        .isEqualTo(Map.of(100L, "main", 200L, "main"));
+    assertThat(branch.summary()).containsEntry("floe.commit-id", two.toString());
+    assertThat(outcome.committed().get("db.orders").snapshot().snapshotId())
+        .isEqualTo(branch.snapshotId());
+    assertThat(CommitMarks.latest(orders, GROUP, staging).orElseThrow().commitId())
+        .isEqualTo(two.toString());
+    assertThat(CommitMarks.latest(orders, GROUP, CommitBranch.MAIN)).isEmpty();
+    assertThat(backend.loadTable(AUDIT).currentSnapshot().summary())
+        .containsEntry("floe.commit-id", two.toString())
+        .containsEntry("total-records", "12");
+  }
+
   private TableCommitter committer() {
+    return committer(table -> CommitBranch.MAIN);
+  }
+
+  private TableCommitter committer(java.util.function.Function<String, CommitBranch> branches) {
     return new TableCommitter(
-        rest, GROUP, "orders", TOPIC, KeyIndexSettings.off(), ThreadPools.getWorkerPool());
+        rest,
+        GROUP,
+        "orders",
+        TOPIC,
+        KeyIndexSettings.off(),
+        branches,
+        ThreadPools.getWorkerPool());
   }
 
   /** A cycle of the upsert table's and the append table's events. */
@@ -536,9 +610,14 @@ class TableCommitterRestTransactionTest {
 
   /** The upsert table's rows by key, failing on a key held twice. */
   private Map<Long, String> rows() {
+    return rows(backend.loadTable(ORDERS).currentSnapshot().snapshotId());
+  }
+
+  /** The upsert table's rows in {@code snapshotId} by key, failing on a key held twice. */
+  private Map<Long, String> rows(long snapshotId) {
     Map<Long, String> rows = new TreeMap<>();
     try (CloseableIterable<Record> records =
-        IcebergGenerics.read(backend.loadTable(ORDERS)).build()) {
+        IcebergGenerics.read(backend.loadTable(ORDERS)).useSnapshot(snapshotId).build()) {
       for (Record record : records) {
         Long id = (Long) record.getField("id");
         assertThat(rows.put(id, (String) record.getField("name"))).as("key %s", id).isNull();

@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.deletes.KeyIndexSettings;
 import java.io.IOException;
@@ -70,7 +71,13 @@ class TableCommitterTest {
   /** A table committer as the coordinator builds it, without key indexes. */
   private static TableCommitter committer(Catalog catalog, ControlTopic topic) {
     return new TableCommitter(
-        catalog, GROUP, "orders", topic, KeyIndexSettings.off(), ThreadPools.getWorkerPool());
+        catalog,
+        GROUP,
+        "orders",
+        topic,
+        KeyIndexSettings.off(),
+        table -> CommitBranch.MAIN,
+        ThreadPools.getWorkerPool());
   }
 
   private PendingEvent event(long controlOffset, UUID commitId, long records) {
@@ -319,7 +326,7 @@ class TableCommitterTest {
     committer(TOPIC).commit(cycle(id, List.of(event(3, id, 10)), 4));
 
     table.refresh();
-    CommitMarks.Mark recorded = CommitMarks.recorded(table, GROUP).orElseThrow();
+    CommitMarks.Mark recorded = CommitMarks.recorded(table, GROUP, CommitBranch.MAIN).orElseThrow();
     assertThat(recorded.commitId()).isEqualTo(id.toString());
     assertThat(recorded.snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
     assertThat(recorded.offsets()).isEqualTo(Map.of(0, 4L));

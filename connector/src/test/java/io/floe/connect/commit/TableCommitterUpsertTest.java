@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.LogCapture;
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.UpsertKeys;
 import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
@@ -202,6 +203,76 @@ class TableCommitterUpsertTest {
     assertThat(replay.failures()).isEmpty();
     assertThat(replay.committed().get("db.orders").snapshot()).isNull();
     assertThat(rows()).isEqualTo(expected).containsEntry(3L, "second").doesNotContainKey(5L);
+  }
+
+  /**
+   * A table committed to a branch: the stored rows of retired keys are located in the branch's head
+   * (main's current snapshot while the branch does not exist, which its first commit creates from),
+   * their deletes and the new rows go to the branch, and rows another writer appends to main
+   * meanwhile are neither retired nor a conflict; main keeps only its own rows. The key index, when
+   * there is one, follows the branch too.
+   */
+  @ParameterizedTest(name = "format v{0}, key index {1}")
+  @CsvSource({"2,false", "3,false", "2,true", "3,true"})
+  void upsertsRetireTheBranchsRowsAndLeaveMainAsItWas(int formatVersion, boolean keyIndex) {
+    createTable(formatVersion);
+    CommitBranch audit = CommitBranch.of("audit");
+    TableCommitter committer =
+        committer(
+            keyIndex
+                ? new KeyIndexSettings(
+                    "db.orders"::equals,
+                    64L * 1024 * 1024,
+                    UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB)
+                : KeyIndexSettings.off(),
+            audit);
+    long mainBefore = appendToMain(List.of(row(7, "main"), row(11, "main")));
+    List<Record> first = new ArrayList<>();
+    Map<Long, String> expected = new TreeMap<>(Map.of(11L, "main"));
+    for (long id = 0; id < 10; id++) {
+      first.add(row(id, "first"));
+      expected.put(id, "first");
+    }
+    UUID three = UUID.randomUUID();
+    List<PendingEvent> cycleThree;
+    long mainAfter;
+    try (LogCapture logs = LogCapture.of(TableKeyIndex.class)) {
+      UUID one = UUID.randomUUID();
+      assertThat(committer.commit(cycle(one, events(one, 0, first, ids(0, 10)), 2, 10)).failures())
+          .isEmpty();
+      mainAfter = appendToMain(List.of(row(3, "main"), row(5, "main")));
+      UUID two = UUID.randomUUID();
+      List<PendingEvent> cycleTwo =
+          events(two, 2, List.of(row(3, "second")), List.of(3L, 5L, 11L, 42L));
+      assertThat(committer.commit(cycle(two, cycleTwo, 4, 20)).failures()).isEmpty();
+      cycleThree = events(three, 4, List.of(row(4, "third")), List.of(4L));
+      assertThat(committer.commit(cycle(three, cycleThree, 6, 30)).failures()).isEmpty();
+
+      assertThat(logs.at("INFO"))
+          .as("the index built once, then kept along the branch")
+          .filteredOn(line -> line.contains("built its key index"))
+          .hasSize(keyIndex ? 1 : 0);
+      assertThat(logs.at("WARN")).isEmpty();
+    }
+    // a restarted coordinator replays cycle three: it is on the branch already
+    TableCommitter.Outcome replay =
+        committer(KeyIndexSettings.off(), audit).commit(cycle(three, cycleThree, 6, 30));
+
+    assertThat(replay.failures()).isEmpty();
+    assertThat(replay.committed().get("db.orders").snapshot()).isNull();
+    expected.put(3L, "second");
+    expected.remove(5L);
+    expected.remove(11L);
+    expected.put(4L, "third");
+    table.refresh();
+    assertThat(rows(table.snapshot(audit.name()).snapshotId())).isEqualTo(expected);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainAfter);
+    assertThat(table.currentSnapshot().parentId()).isEqualTo(mainBefore);
+    assertThat(rows(mainAfter))
+        .as("main: the other writer's rows only")
+        .isEqualTo(Map.of(7L, "main", 11L, "main", 3L, "main", 5L, "main"));
+    assertThat(CommitMarks.latest(table, GROUP, audit).orElseThrow().commitId())
+        .isEqualTo(three.toString());
   }
 
   /**
@@ -549,8 +620,15 @@ class TableCommitterUpsertTest {
 
   private Map<Long, String> rows() {
     table.refresh();
+    return rows(table.currentSnapshot().snapshotId());
+  }
+
+  /** The rows of {@code snapshotId} by key, failing on a key held twice. */
+  private Map<Long, String> rows(long snapshotId) {
+    table.refresh();
     Map<Long, String> rows = new TreeMap<>();
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
       for (Record record : records) {
         assertThat(rows.put((Long) record.getField("id"), (String) record.getField("name")))
             .as("a second row of key %s", record.getField("id"))
@@ -572,8 +650,43 @@ class TableCommitterUpsertTest {
 
   /** A table committer as the coordinator builds it. */
   private TableCommitter committer(KeyIndexSettings keyIndex) {
+    return committer(keyIndex, CommitBranch.MAIN);
+  }
+
+  /** A table committer as the coordinator builds it, committing db.orders to {@code branch}. */
+  private TableCommitter committer(KeyIndexSettings keyIndex, CommitBranch branch) {
     return new TableCommitter(
-        catalog, GROUP, "orders", TOPIC, keyIndex, ThreadPools.getWorkerPool());
+        catalog, GROUP, "orders", TOPIC, keyIndex, table -> branch, ThreadPools.getWorkerPool());
+  }
+
+  /** Another writer appends {@code rows} to main; returns the new snapshot's id. */
+  private long appendToMain(List<Record> rows) {
+    table.refresh();
+    OutputFileFactory outputs =
+        OutputFileFactory.builderFor(table, 7, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .build();
+    GenericFileWriterFactory writers =
+        new GenericFileWriterFactory.Builder(table).dataSchema(table.schema()).build();
+    var append = table.newFastAppend();
+    Map<Integer, List<Record>> byPart = new TreeMap<>();
+    rows.forEach(
+        r -> byPart.computeIfAbsent((Integer) r.getField("part"), p -> new ArrayList<>()).add(r));
+    for (List<Record> partRows : byPart.values()) {
+      PartitionKey partition = new PartitionKey(SPEC, SCHEMA);
+      partition.partition(partRows.get(0));
+      DataWriter<Record> writer =
+          writers.newDataWriter(outputs.newOutputFile(SPEC, partition), SPEC, partition);
+      try (writer) {
+        partRows.forEach(writer::write);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      append.appendFile(writer.toDataFile());
+    }
+    append.commit();
+    table.refresh();
+    return table.currentSnapshot().snapshotId();
   }
 
   private static TableCommitter.Cycle cycle(

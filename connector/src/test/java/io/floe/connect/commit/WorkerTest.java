@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
@@ -122,7 +123,8 @@ class WorkerTest {
             java.util.List.of(),
             CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
             KeyIndexSettings.off(),
-            MaintenanceSettings.off());
+            MaintenanceSettings.off(),
+            table -> CommitBranch.MAIN);
     Worker created =
         new Worker(
             settings,

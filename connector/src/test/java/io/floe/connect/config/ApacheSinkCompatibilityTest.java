@@ -42,7 +42,7 @@ class ApacheSinkCompatibilityTest {
           Map.entry("iceberg.tables.route-field", "type"),
           Map.entry("iceberg.tables.default-id-columns", "id"),
           Map.entry("iceberg.tables.default-partition-by", "id"),
-          Map.entry("iceberg.tables.default-commit-branch", "main"),
+          Map.entry("iceberg.tables.default-commit-branch", "audit"),
           Map.entry("iceberg.connect.group-id", "connect-events-sink"),
           Map.entry("iceberg.coordinator.transactional.prefix", "events-"),
           Map.entry("iceberg.coordinator.transactional.suffix", "-1"),
@@ -54,7 +54,7 @@ class ApacheSinkCompatibilityTest {
           "route-regex", ".*",
           "id-columns", "id",
           "partition-by", "id",
-          "commit-branch", "main");
+          "commit-branch", "staging");
 
   /** Keys under each pass-through prefix, by prefix. */
   private static final Map<String, String> PREFIX_SAMPLES =

@@ -58,22 +58,37 @@ class PerTableValidationTest {
   }
 
   @Test
-  void acceptsTheMainCommitBranchAndRefusesAnyOther() {
+  void aTablesOwnCommitBranchWinsOverTheDefaultWhichWinsOverMain() {
     Map<String, String> config = routed();
-    config.put("iceberg.table.analytics.buys.commit-branch", "main");
-    config.put("iceberg.tables.default-commit-branch", "main");
-    assertThat(errors(config)).isEmpty();
-    assertThat(new FloeSinkConfig(config).tableConfig("analytics.buys").table())
-        .isEqualTo("analytics.buys");
-
-    config.put("iceberg.table.analytics.buys.commit-branch", "audit");
+    assertThat(new FloeSinkConfig(config).commitBranch("analytics.buys")).isEqualTo("main");
     config.put("iceberg.tables.default-commit-branch", "staging");
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).commitBranch("analytics.buys")).isEqualTo("staging");
+    config.put("iceberg.table.analytics.buys.commit-branch", "audit");
+    assertThat(errors(config)).isEmpty();
+    FloeSinkConfig parsed = new FloeSinkConfig(config);
+    assertThat(parsed.commitBranch("analytics.buys")).isEqualTo("audit");
+    assertThat(parsed.commitBranch("analytics.other")).isEqualTo("staging");
+    config.put("iceberg.tables.default-commit-branch", "");
+    config.put("iceberg.table.analytics.buys.commit-branch", "main");
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).commitBranch("analytics.other")).isEqualTo("main");
+  }
+
+  @Test
+  void aBranchNameWithWhitespaceIsRefusedOnItsKey() {
+    Map<String, String> config = routed();
+    config.put("iceberg.table.analytics.buys.commit-branch", "audit ");
+    config.put("iceberg.tables.default-commit-branch", "my branch");
     Map<String, List<String>> errors = errors(config);
     assertThat(errors)
         .containsOnlyKeys(
             "iceberg.table.analytics.buys.commit-branch", "iceberg.tables.default-commit-branch");
     assertThat(errors.values())
-        .allSatisfy(m -> assertThat(m.toString()).contains("Commit branches are not supported"));
+        .allSatisfy(
+            m ->
+                assertThat(m.toString())
+                    .contains("is not a branch name Floe commits to: it holds whitespace"));
     config.remove("iceberg.tables.default-commit-branch");
     FloeSinkConfig parsed = new FloeSinkConfig(config);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> parsed.tableConfig("analytics.buys"))

@@ -6,6 +6,7 @@ package io.floe.connect.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.branch.CommitBranch;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -197,6 +198,40 @@ class OrphanFilesTest {
     }
   }
 
+  /**
+   * A table the connector commits to a branch: the files only the branch's snapshots name (main has
+   * none of them) are no orphans.
+   */
+  @Test
+  void theFilesOnlyABranchNamesAreNoOrphans() throws IOException {
+    Table table = tableWithOrphans(2);
+    DataFile onBranch = dataFile(table, "on-branch");
+    DataFile replacedOnBranch = dataFile(table, "replaced-on-branch");
+    table
+        .newFastAppend()
+        .appendFile(onBranch)
+        .appendFile(replacedOnBranch)
+        .toBranch("audit")
+        .commit();
+    table.newDelete().deleteFile(replacedOnBranch).toBranch("audit").commit();
+    ageEverything(10 * DAY_MS);
+    touch(table.location() + "/data/orphan-young.parquet");
+
+    OrphanFiles.Result result =
+        OrphanFiles.clean(
+            table,
+            settings(OrphanFiles.Mode.DELETE),
+            now,
+            Set.of(table.location() + "/data/in-flight.parquet"),
+            () -> false);
+
+    assertThat(result.deleted()).isEqualTo(1);
+    assertThat(result.sample()).singleElement().asString().endsWith("/data/orphan-old.parquet");
+    assertThat(filesUnder(warehouse.toString()))
+        .anyMatch(file -> file.endsWith("/data/on-branch.parquet"))
+        .anyMatch(file -> file.endsWith("/data/replaced-on-branch.parquet"));
+  }
+
   @Test
   void aRunOutOfTimeDeletesNothingAndAFileIoThatCannotListIsSaidSo() throws IOException {
     Table table = tableWithOrphans(2);
@@ -344,6 +379,7 @@ class OrphanFilesTest {
         threads,
         metrics::table,
         Marks.NONE,
+        table -> CommitBranch.MAIN,
         text -> text,
         inFlight);
   }

@@ -6,6 +6,7 @@ package io.floe.connect.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.branch.CommitBranch;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -37,6 +38,7 @@ class SnapshotExpiryTest {
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final SnapshotExpiry.Policy EXPIRE_ALL_BUT_NEWEST =
       new SnapshotExpiry.Policy(0, 1);
+  private static final CommitBranch AUDIT = CommitBranch.of("audit");
 
   private final ExecutorService threads = Executors.newFixedThreadPool(2);
   private InMemoryCatalog catalog;
@@ -164,6 +166,117 @@ class SnapshotExpiryTest {
     assertThat(table.snapshot(tagged)).isNotNull();
     assertThat(snapshots()).isEqualTo(2);
     assertThat(exists(first)).as("a file of the tagged snapshot").isTrue();
+  }
+
+  /** Appends one data file to {@code branch} as its own snapshot, marked as the connector's. */
+  private DataFile appendTo(String branch, boolean marked) {
+    String location = table.location() + "/data/" + UUID.randomUUID() + ".parquet";
+    try (OutputStream out = table.io().newOutputFile(location).create()) {
+      out.write(new byte[] {1, 2, 3});
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    DataFile file =
+        DataFiles.builder(table.spec())
+            .withPath(location)
+            .withFormat(FileFormat.PARQUET)
+            .withRecordCount(1)
+            .withFileSizeInBytes(3)
+            .build();
+    var append = table.newFastAppend().appendFile(file).toBranch(branch);
+    if (marked) {
+      append.set("marked", "true");
+    }
+    append.commit();
+    return file;
+  }
+
+  private SnapshotExpiry.Result expireWithBranch(SnapshotExpiry.Policy policy, long nowMs) {
+    return SnapshotExpiry.expire(
+        table,
+        policy,
+        nowMs,
+        threads,
+        AUDIT,
+        snapshot -> "true".equals(snapshot.summary().get("marked")));
+  }
+
+  private List<Long> branchHistory() {
+    table.refresh();
+    List<Long> ids = new ArrayList<>();
+    AUDIT.history(table).forEach(snapshot -> ids.add(snapshot.snapshotId()));
+    return ids;
+  }
+
+  @Test
+  void theCommitBranchsOldSnapshotsAreExpiredByThePolicyAndMainsByItsOwn() {
+    append();
+    append();
+    table
+        .manageSnapshots()
+        .createBranch(AUDIT.name(), table.currentSnapshot().snapshotId())
+        .commit();
+    DataFile gone = appendTo(AUDIT.name(), true);
+    table.newDelete().deleteFile(gone).toBranch(AUDIT.name()).set("marked", "true").commit();
+    appendTo(AUDIT.name(), true);
+    long head = branchHistory().get(0);
+
+    SnapshotExpiry.Result result =
+        expireWithBranch(EXPIRE_ALL_BUT_NEWEST, System.currentTimeMillis() + 1);
+
+    assertThat(result.heldBack()).isNull();
+    assertThat(branchHistory()).containsExactly(head);
+    assertThat(table.snapshot(table.currentSnapshot().parentId()))
+        .as("main: its newest only")
+        .isNull();
+    assertThat(snapshots()).isEqualTo(2);
+    assertThat(table.refs()).containsKey(AUDIT.name());
+    assertThat(exists(gone)).as("a file only expired snapshots of the branch held").isFalse();
+    assertThat(files).as("main's files").allMatch(this::exists);
+  }
+
+  @Test
+  void theBranchsSnapshotHoldingTheConnectorsNewestMarksIsKept() {
+    appendTo(AUDIT.name(), false);
+    appendTo(AUDIT.name(), true);
+    appendTo(AUDIT.name(), false); // other writers commit to the branch after the connector
+    appendTo(AUDIT.name(), false);
+    List<Long> before = branchHistory();
+
+    expireWithBranch(EXPIRE_ALL_BUT_NEWEST, System.currentTimeMillis() + 1);
+
+    assertThat(branchHistory()).as("down to the marked snapshot").isEqualTo(before.subList(0, 3));
+  }
+
+  @Test
+  void anExpiryThatWouldRemoveTheCommitBranchIsHeldBack() {
+    appendTo(AUDIT.name(), true);
+    appendTo(AUDIT.name(), true);
+    table.updateProperties().set(TableProperties.MAX_REF_AGE_MS, "1000").commit();
+    List<Long> before = branchHistory();
+
+    SnapshotExpiry.Result result =
+        expireWithBranch(EXPIRE_ALL_BUT_NEWEST, System.currentTimeMillis() + 60_000);
+
+    assertThat(result.heldBack())
+        .contains("branch audit, which the connector commits to, is older than its maximum age");
+    assertThat(result.expired()).isZero();
+    assertThat(branchHistory()).isEqualTo(before);
+  }
+
+  @Test
+  void anExpiryThatWouldExpireTheMarkedSnapshotByTheBranchsOwnRetentionIsHeldBack() {
+    appendTo(AUDIT.name(), true);
+    appendTo(AUDIT.name(), false);
+    appendTo(AUDIT.name(), false);
+    table.manageSnapshots().setMinSnapshotsToKeep(AUDIT.name(), 1).commit();
+    List<Long> before = branchHistory();
+
+    SnapshotExpiry.Result result =
+        expireWithBranch(EXPIRE_ALL_BUT_NEWEST, System.currentTimeMillis() + 1);
+
+    assertThat(result.heldBack()).contains("min-snapshots-to-keep of branch audit (1)");
+    assertThat(branchHistory()).isEqualTo(before);
   }
 
   @Test

@@ -6,6 +6,7 @@ package io.floe.connect.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.metrics.CoordinatorMetrics;
 import io.floe.connect.metrics.MetricsRegistry;
 import java.lang.management.ManagementFactory;
@@ -100,6 +101,11 @@ class TableMaintenanceTest {
   }
 
   private TableMaintenance maintenance(MaintenanceSettings settings) {
+    return maintenance(settings, table -> CommitBranch.MAIN);
+  }
+
+  private TableMaintenance maintenance(
+      MaintenanceSettings settings, java.util.function.Function<String, CommitBranch> branches) {
     return new TableMaintenance(
         catalog,
         settings,
@@ -107,6 +113,7 @@ class TableMaintenanceTest {
         threads,
         metrics::table,
         Marks.NONE,
+        branches,
         text -> text.replace("secret", "****"),
         () -> java.util.Optional.of(Set.of()));
   }
@@ -259,6 +266,54 @@ class TableMaintenanceTest {
     table.newRowDelta().addDeletes(positionDeletes(0.1)).commit();
     maintenance.afterCommit(committed("db.trig"));
     assertThat(snapshots("db.trig")).as("0.3 of the rows deleted").isEqualTo(1);
+  }
+
+  /**
+   * A table the connector commits to a branch: its maintenance neither compacts it nor rewrites its
+   * manifests (those commits would go to main), says so once, and expires the branch's snapshots.
+   */
+  @Test
+  void aTableOnABranchIsNotRewrittenAndItsBranchsSnapshotsExpire() {
+    Table table =
+        catalog.createTable(
+            TableIdentifier.of("db", "branched"),
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            Map.of("format-version", "2"));
+    for (int i = 0; i < 4; i++) {
+      table.newFastAppend().appendFile(file(10 + i)).toBranch("audit").commit();
+    }
+    TableMaintenance maintenance =
+        maintenance(
+            new MaintenanceSettings(
+                "db.branched"::equals,
+                Duration.ofMinutes(10),
+                true,
+                new SnapshotExpiry.Policy(0, 1),
+                new Compaction.Settings(2, 0.2, Long.MAX_VALUE),
+                1),
+            name -> CommitBranch.of("audit"));
+    now[0] = now[0].plus(Duration.ofMinutes(10));
+    Map<String, Snapshot> committed = Map.of("db.branched", table.snapshot("audit"));
+
+    try (io.floe.connect.LogCapture logs = io.floe.connect.LogCapture.of(TableMaintenance.class)) {
+      maintenance.afterCommit(committed);
+      now[0] = now[0].plus(Duration.ofMinutes(10));
+      maintenance.afterCommit(committed);
+
+      assertThat(logs.at("INFO"))
+          .filteredOn(line -> line.contains("commits it to branch audit"))
+          .singleElement()
+          .asString()
+          .contains("does not compact it or rewrite its deletion vectors or manifests");
+      assertThat(logs.at("WARN")).isEmpty();
+    }
+    table.refresh();
+    Snapshot head = table.snapshot("audit");
+    assertThat(head.summary()).containsEntry("total-data-files", "4");
+    assertThat(head.allManifests(table.io())).as("not rewritten").hasSize(4);
+    assertThat(snapshots("db.branched")).as("the branch's newest only").isEqualTo(1);
+    assertThat(table.currentSnapshot()).as("main").isNull();
   }
 
   /** A data file of 10 rows. */

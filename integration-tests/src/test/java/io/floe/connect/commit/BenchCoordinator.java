@@ -4,6 +4,7 @@
  */
 package io.floe.connect.commit;
 
+import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
 import io.floe.connect.deletes.KeyIndexSettings;
@@ -48,6 +49,7 @@ public final class BenchCoordinator {
             keyIndex
                 ? new KeyIndexSettings(table -> true, 2L << 30, "bench")
                 : KeyIndexSettings.off(),
+            table -> CommitBranch.MAIN,
             ThreadPools.getWorkerPool());
   }
 

@@ -37,23 +37,63 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The exact checks of an exactly-once run, read from the tables through the Iceberg API and from
  * the Connect consumer group: every (topic, partition, offset) exactly once, no data file in two
- * snapshots, committed consumer offsets one past the last offset in the tables.
+ * snapshots, committed consumer offsets one past the last offset in the tables. Each table is read
+ * on main, or on the branch the connector commits it to ({@link #onBranch}).
  */
 public final class TableOracle {
   private final Catalog catalog;
   private final List<TableIdentifier> tables;
+  private final Map<TableIdentifier, String> branches;
 
   public TableOracle(Catalog catalog, List<String> tables) {
+    this(catalog, tables.stream().map(TableIdentifier::parse).toList(), Map.of());
+  }
+
+  private TableOracle(
+      Catalog catalog, List<TableIdentifier> tables, Map<TableIdentifier, String> branches) {
     this.catalog = catalog;
-    this.tables = tables.stream().map(TableIdentifier::parse).toList();
+    this.tables = tables;
+    this.branches = branches;
+  }
+
+  /** This oracle, reading {@code table} on {@code branch} instead of main. */
+  public TableOracle onBranch(String table, String branch) {
+    Map<TableIdentifier, String> more = new HashMap<>(branches);
+    more.put(TableIdentifier.parse(table), branch);
+    return new TableOracle(catalog, tables, Map.copyOf(more));
+  }
+
+  /** The newest snapshot of the branch the table is read on, null if it has none. */
+  private Snapshot head(TableIdentifier id, Table table) {
+    String branch = branches.get(id);
+    return branch == null ? table.currentSnapshot() : table.snapshot(branch);
+  }
+
+  /** The table's rows on the branch it is read on. */
+  private CloseableIterable<Record> rows(TableIdentifier id) {
+    Table table = catalog.loadTable(id);
+    Snapshot head = head(id, table);
+    return head == null
+        ? CloseableIterable.empty()
+        : IcebergGenerics.read(table).useSnapshot(head.snapshotId()).build();
   }
 
   /** A source record as the tables hold it. */
   public record Origin(String topic, int partition, long offset) {}
 
-  /** Rows of every table (0 for a missing table). */
+  /** Rows of every table on the branch it is read on (0 for a missing table or branch). */
   public long rowCount() {
-    return totalRecords(catalog, tables);
+    long rows = 0;
+    for (TableIdentifier id : tables) {
+      if (!catalog.tableExists(id)) {
+        continue;
+      }
+      Snapshot snapshot = head(id, catalog.loadTable(id));
+      if (snapshot != null) {
+        rows += Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"));
+      }
+    }
+    return rows;
   }
 
   /** {@code total-records} of the current snapshots of {@code tables} (0 for a missing table). */
@@ -75,8 +115,7 @@ public final class TableOracle {
   public List<Origin> origins() {
     List<Origin> origins = new ArrayList<>();
     for (TableIdentifier id : tables) {
-      Table table = catalog.loadTable(id);
-      try (CloseableIterable<Record> rows = IcebergGenerics.read(table).build()) {
+      try (CloseableIterable<Record> rows = rows(id)) {
         for (Record row : rows) {
           Record kafka = (Record) row.getField("_kafka");
           origins.add(
@@ -96,7 +135,7 @@ public final class TableOracle {
   public List<Long> ids() {
     List<Long> ids = new ArrayList<>();
     for (TableIdentifier id : tables) {
-      try (CloseableIterable<Record> rows = IcebergGenerics.read(catalog.loadTable(id)).build()) {
+      try (CloseableIterable<Record> rows = rows(id)) {
         rows.forEach(row -> ids.add((Long) row.getField("id")));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
