@@ -75,4 +75,79 @@ class CommitBranchIT extends ExactlyOnceStack {
     assertThat(TableOracle.totalRecords(catalog, List.of(TableIdentifier.parse(onBranch))))
         .isEqualTo(rowsOnBranch);
   }
+
+  /**
+   * A configuration that sets every key of the Apache Iceberg sink 1.12 (the list that {@code
+   * ApacheSinkCompatibilityTest} reads from its jar), a default commit branch among them, runs on
+   * the real stack: both tables are created with the Apache keys' meaning and get every record
+   * exactly once on the branch.
+   */
+  @Test
+  void aConfigurationSettingEveryApacheSinkKeyDeliversEveryRecordOnceOnItsBranch()
+      throws Exception {
+    String name = "apachekeys";
+    String a = "db." + name + "_a";
+    String b = "db." + name + "_b";
+    broker.createTopic(name, 4);
+    java.nio.file.Path hadoopConf = java.nio.file.Files.createTempDirectory("hadoop-conf");
+    java.nio.file.Files.writeString(
+        hadoopConf.resolve("core-site.xml"), "<?xml version=\"1.0\"?><configuration/>\n");
+    Map<String, String> config = connector(name, name, 2);
+    // iceberg.tables, route-field, route-regex, auto-create-enabled, catalog.*, kafka.*,
+    // commit.interval-ms and commit.timeout-ms come from connector(); a's partition-by too
+    config.put("iceberg.catalog", "iceberg");
+    config.put("iceberg.tables.dynamic-enabled", "false");
+    config.put("iceberg.tables.default-id-columns", "id");
+    config.put("iceberg.tables.default-partition-by", "kind");
+    config.put("iceberg.tables.default-commit-branch", BRANCH);
+    config.put("iceberg.tables.evolve-schema-enabled", "true");
+    config.put("iceberg.tables.schema-force-optional", "false");
+    config.put("iceberg.tables.schema-case-insensitive", "true");
+    config.put("iceberg.tables.auto-create-props.format-version", "2");
+    config.put("iceberg.tables.write-props.write.parquet.compression-codec", "zstd");
+    config.put("iceberg.table." + a + ".id-columns", "id");
+    config.put("iceberg.table." + a + ".commit-branch", BRANCH);
+    config.put("iceberg.hadoop-conf-dir", hadoopConf.toString());
+    config.put("iceberg.hadoop.fs.s3a.connection.maximum", "8");
+    config.put("iceberg.control.topic", "control-" + name);
+    config.put("iceberg.control.group-id-prefix", "cg-control");
+    config.put("iceberg.control.commit.threads", "4");
+    config.put("iceberg.control.commit.max-consecutive-failures", "10");
+    config.put("iceberg.coordinator.transactional.prefix", name + "-");
+    config.put("iceberg.coordinator.transactional.suffix", "-1");
+    config.put("iceberg.coordinator-executor-keep-alive-timeout-ms", "120000");
+    config.put("iceberg.connect.group-id", "connect-" + name);
+    Map<String, String> named = new java.util.HashMap<>(config);
+    named.put("name", name);
+    assertThat(
+            io.floe.it.stack.ConnectRest.errorsByKey(
+                worker1.rest().validate("io.floe.connect.IcebergSinkConnector", named)))
+        .as("/config/validate")
+        .isEmpty();
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    TableOracle oracle = oracle(name).onBranch(a, BRANCH).onBranch(b, BRANCH);
+
+    events.send(name, 4, 0, 3000);
+    await("rows on the branch of both tables", oracle::rowCount, 3000, CONVERGE);
+
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, 3000);
+    for (String table : List.of(a, b)) {
+      Table loaded = catalog.loadTable(TableIdentifier.parse(table));
+      assertThat(loaded.currentSnapshot()).as("main of %s", table).isNull();
+      assertThat(loaded.snapshot(BRANCH)).as("%s on %s", table, BRANCH).isNotNull();
+      assertThat(loaded.schema().identifierFieldNames()).as(table).containsExactly("id");
+      assertThat(
+              ((org.apache.iceberg.HasTableOperations) loaded)
+                  .operations()
+                  .current()
+                  .formatVersion())
+          .as(table)
+          .isEqualTo(2);
+    }
+    assertThat(catalog.loadTable(TableIdentifier.parse(b)).spec().fields())
+        .extracting(field -> field.name())
+        .containsExactly("kind");
+    worker1.rest().deleteConnector(name);
+  }
 }
