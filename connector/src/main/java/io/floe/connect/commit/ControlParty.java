@@ -242,6 +242,9 @@ final class ControlParty {
    * @return false when the party failed (then {@link #checkHealthy} throws)
    */
   boolean turn() {
+    if (failure != null) {
+      return false; // the task thread gave up (see failed)
+    }
     return guarded(
         () -> {
           if (uncertain == null || settle()) {
@@ -425,20 +428,30 @@ final class ControlParty {
    */
   void failed(String what, RuntimeException cause, long attemptStartedMs) {
     if (retries.failed(attemptStartedMs)) {
-      throw new ConnectException(
-          role.sender()
-              + " has failed to "
-              + what
-              + " since "
-              + retries.since()
-              + " ("
-              + retries.longerThanTimeout()
-              + "); "
-              + role.lost()
-              + ". Last cause: "
-              + mask(cause),
-          cause);
+      // the party is failed for good, whichever thread gave up: the task thread's next call throws
+      // and the control thread's next turn does nothing. A task thread that gave up on a write
+      // has dropped what it wrote, so nothing after it may be handed over, even if a runtime
+      // (wrongly) went on calling it
+      RuntimeException gaveUp = settings.secrets().guard(gaveUp(what, cause));
+      failure = gaveUp;
+      throw gaveUp;
     }
+  }
+
+  private ConnectException gaveUp(String what, RuntimeException cause) {
+    return new ConnectException(
+        role.sender()
+            + " has failed to "
+            + what
+            + " since "
+            + retries.since()
+            + " ("
+            + retries.longerThanTimeout()
+            + "); "
+            + role.lost()
+            + ". Last cause: "
+            + mask(cause),
+        cause);
   }
 
   /** A success of the owner's: the run of failures is over. */

@@ -341,7 +341,8 @@ final class SimTask {
         return null;
       }
       sim.trace(actor + " FAILED in " + what + ": " + e);
-      if (state == State.LIVE) {
+      if (state == State.LIVE || state == State.ZOMBIE) {
+        // a cut-off instance's thread ends on a failure too: Connect calls a failed task no more
         state = State.STOPPED;
         stopCoordinator();
         asWorker(

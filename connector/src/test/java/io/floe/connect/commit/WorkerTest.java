@@ -376,6 +376,30 @@ class WorkerTest {
   }
 
   @Test
+  void aWriteThatGivesUpFailsTheWorkerForGoodAndNothingWrittenAfterItIsHandedOver()
+      throws IOException {
+    worker.close();
+    worker = worker(Long.MAX_VALUE, new WriterPoolOptions(1, 1)); // every row goes to storage
+    worker.open(List.of(P0, P1));
+    objectStoreDown();
+    assertThat(putBoth()).isNotEmpty();
+    clock.advance(RETRY_TIMEOUT_MS + 1);
+    assertThatThrownBy(this::putBoth)
+        .hasMessageContaining("Task orders-1 has failed to write its data since");
+
+    // a runtime that went on calling the task (a cut-off process whose thread lives on) would
+    // hand over records after the ones the failed write dropped: nothing of it may reach a cycle
+    objectStoreBack();
+    assertThatThrownBy(() -> worker.put(records(P0, 8, 9)))
+        .as("every later call fails the same way")
+        .hasMessageContaining("has failed to write its data since");
+    control.send(GROUP, "orders-coordinator", new StartCommit(UUID.randomUUID()));
+    assertThat(worker.turn()).as("the control thread ends").isFalse();
+    assertThat(answers()).isEmpty();
+    assertThat(control.events(GROUP, DataWritten.class)).isEmpty();
+  }
+
+  @Test
   void aFailedTransactionIsAbortedAndItsHandOverReadAgain() {
     worker.open(List.of(P0, P1));
     putBoth();
