@@ -76,9 +76,19 @@ public record KafkaKeys(
   /** Bootstrap servers that are set, or found from the worker; login modules that are allowed. */
   static void check(
       Map<String, ConfigValue> values, Map<String, String> props, WorkerKafka worker) {
-    if (ConfigValidation.valid(values, KAFKA_BOOTSTRAP_SERVERS)
-        && resolve(explicit((String) values.get(KAFKA_BOOTSTRAP_SERVERS).value()), worker)
-            .isEmpty()) {
+    Optional<String> explicit = explicit((String) values.get(KAFKA_BOOTSTRAP_SERVERS).value());
+    Optional<String> control = resolve(explicit, worker);
+    control
+        .flatMap(
+            servers ->
+                SourceConsumer.bootstrapProblem(
+                    props,
+                    servers,
+                    explicit.isPresent()
+                        ? KAFKA_BOOTSTRAP_SERVERS
+                        : worker.find().map(WorkerKafka.Found::source).orElse("the worker")))
+        .ifPresent(problem -> ConfigValidation.error(values, SourceConsumer.BOOTSTRAP, problem));
+    if (ConfigValidation.valid(values, KAFKA_BOOTSTRAP_SERVERS) && control.isEmpty()) {
       ConfigValidation.error(
           values,
           KAFKA_BOOTSTRAP_SERVERS,

@@ -4,9 +4,13 @@
  */
 package io.floe.connect.config;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Overrides of the tasks' source consumer ({@code consumer.override.*}) that break exactly once.
@@ -20,6 +24,9 @@ public final class SourceConsumer {
 
   /** Where a partition without a committed offset starts. */
   public static final String OFFSET_RESET = "consumer.override.auto.offset.reset";
+
+  /** Another cluster for the source topics than the worker's. */
+  public static final String BOOTSTRAP = "consumer.override.bootstrap.servers";
 
   private SourceConsumer() {}
 
@@ -49,6 +56,53 @@ public final class SourceConsumer {
                       + " idle at a restart)."));
     }
     return problems;
+  }
+
+  /**
+   * What is wrong with {@code consumer.override.bootstrap.servers}, if set: the source offsets are
+   * committed in the control transaction, on the control cluster, so the source topics must be on
+   * it. The two lists must name the same cluster, which a broker address they share tells.
+   *
+   * @param props the connector's config
+   * @param control the control clients' bootstrap servers, set or found from the worker
+   * @param controlSource where {@code control} came from, for the message
+   */
+  static Optional<String> bootstrapProblem(
+      Map<String, String> props, String control, String controlSource) {
+    Set<String> source = servers(props.get(BOOTSTRAP));
+    Set<String> controlServers = servers(control);
+    if (source.isEmpty()
+        || controlServers.isEmpty()
+        || !Collections.disjoint(source, controlServers)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "The source topics are read from "
+            + String.join(",", source)
+            + " but the control topic and the offset commits go to "
+            + String.join(",", controlServers)
+            + " (from "
+            + controlSource
+            + "), which share no broker: they look like two clusters. Floe commits the source"
+            + " offsets inside the Kafka transaction that hands the data over, on the cluster of"
+            + " its control topic, so the source topics must be on that cluster: set "
+            + KafkaKeys.KAFKA_BOOTSTRAP_SERVERS
+            + " to the same servers as "
+            + BOOTSTRAP
+            + " (and its security settings under iceberg.kafka.*).");
+  }
+
+  private static Set<String> servers(String list) {
+    Set<String> servers = new TreeSet<>();
+    if (list != null && !list.contains("${")) {
+      for (String server : list.split(",")) {
+        String trimmed = server.trim().toLowerCase(Locale.ROOT);
+        if (!trimmed.isEmpty()) {
+          servers.add(trimmed.replaceFirst("^[a-z_]+://", ""));
+        }
+      }
+    }
+    return servers;
   }
 
   private static String normalized(String value) {

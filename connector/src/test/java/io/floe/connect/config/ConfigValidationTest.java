@@ -360,6 +360,24 @@ class ConfigValidationTest {
   }
 
   @Test
+  void rejectsSourceTopicsOnAnotherClusterThanTheControlTopicSayingWhatToSet() {
+    Map<String, String> config = valid();
+    config.put("iceberg.kafka.bootstrap.servers", "control-1:9092");
+    config.put("consumer.override.bootstrap.servers", "source-1:9092,source-2:9092");
+    assertThat(errors(config))
+        .containsOnlyKeys("consumer.override.bootstrap.servers")
+        .extractingByKey(
+            "consumer.override.bootstrap.servers", InstanceOfAssertFactories.list(String.class))
+        .singleElement()
+        .asString()
+        .contains("share no broker")
+        .contains("set iceberg.kafka.bootstrap.servers to the same servers");
+
+    config.put("iceberg.kafka.bootstrap.servers", "SASL_SSL://Source-2:9092, other:9092");
+    assertThat(errors(config)).as("a shared broker: one cluster").isEmpty();
+  }
+
+  @Test
   void acceptsTheSourceConsumerOverridesThatKeepExactlyOnce() {
     Map<String, String> config = valid();
     config.put("consumer.override.enable.auto.commit", "false");
