@@ -6,29 +6,28 @@ package io.floe.connect.cdc;
 
 /**
  * What a cycle's changes leave of one key: whether the key's row in the table, if any, must be
- * retired, and where the cycle wrote the key's final row image, if the last change was an upsert.
- * Read-only outside {@link KeyedChanges}, which updates it as changes come.
+ * retired, and where the cycle wrote the key's final row image, if the last change was an upsert. A
+ * view of one entry of a {@link KeyedChanges}, reading it from the fold when asked.
  *
  * @param <K> the form the caller keeps the key in besides its {@link RowKey} (a converted row, say)
  */
 public final class FoldedKey<K> {
-  private final RowKey key;
-  private final boolean retire;
-  private K converted;
-  private long row = KeyedChanges.NO_ROW;
+  private final KeyedChanges<K> fold;
+  private final int entry;
 
-  FoldedKey(RowKey key, boolean retire) {
-    this.key = key;
-    this.retire = retire;
+  FoldedKey(KeyedChanges<K> fold, int entry) {
+    this.fold = fold;
+    this.entry = entry;
   }
 
+  /** The key, read from the fold. */
   public RowKey key() {
-    return key;
+    return fold.key(entry);
   }
 
-  /** The key in the caller's form, as its last change gave it. */
+  /** The key in the caller's form, as its last change gave it, read from the fold. */
   public K converted() {
-    return converted;
+    return fold.converted(entry);
   }
 
   /**
@@ -36,7 +35,7 @@ public final class FoldedKey<K> {
    * cycle changes, unless the cycle truncated the table before the key's first change.
    */
   public boolean retire() {
-    return retire;
+    return fold.retire(entry);
   }
 
   /**
@@ -44,19 +43,12 @@ public final class FoldedKey<K> {
    * {@link KeyedChanges#NO_ROW} if the last change deleted the key.
    */
   public long row() {
-    return row;
-  }
-
-  /** Sets the key's row and returns the one it had. */
-  long row(long newRow, K newConverted) {
-    long old = row;
-    row = newRow;
-    converted = newConverted;
-    return old;
+    return fold.row(entry);
   }
 
   @Override
   public String toString() {
-    return key + (retire ? " retire" : "") + (row != KeyedChanges.NO_ROW ? " row " + row : "");
+    long row = row();
+    return key() + (retire() ? " retire" : "") + (row != KeyedChanges.NO_ROW ? " row " + row : "");
   }
 }

@@ -4,10 +4,11 @@
  */
 package io.floe.connect.cdc;
 
-import java.util.Collection;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -37,7 +38,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>A skip changes nothing.
  * </ul>
  *
- * <p>Holds one small entry per key. Not thread-safe.
+ * <p>Holds a key as bytes in a few arrays (its {@link RowKey}'s values, which tell keys apart, and
+ * its converted form, through the caller's {@link Codec}), with no object per key: a fold that has
+ * grown old in the heap takes in new keys without giving the collector references from old to young
+ * objects to rescan at every young collection. Not thread-safe.
  *
  * @param <K> the form the caller keeps each key in besides its {@link RowKey}
  */
@@ -45,9 +49,45 @@ public final class KeyedChanges<K> {
   /** No row: a key whose last change deleted it. */
   public static final long NO_ROW = -1;
 
-  private final Map<RowKey, FoldedKey<K>> keys = new LinkedHashMap<>();
-  private final Map<TopicPartition, Long> lastOffsets = new HashMap<>();
+  /** How the caller's form of a key is kept as bytes, and read back. */
+  public interface Codec<K> {
+    void write(K key, KeyBytes.Writer out);
+
+    K read(KeyBytes.Reader in);
+  }
+
+  private static final int FREE = 0;
+  private static final int REMOVED = -1;
+  private static final byte RETIRE = 1;
+  private static final byte GONE = 2;
+
+  private final Codec<K> codec;
+  private final Map<TopicPartition, long[]> lastOffsets = new HashMap<>();
+  private final List<List<String>> columnLists = new ArrayList<>();
+  private final KeyBytes.Writer scratch = new KeyBytes.Writer();
   private boolean truncated;
+
+  // every key entered since the last truncate, in order: its bytes in the arena (the number of
+  // its column list, its values, then its converted form), its row, its flags
+  private byte[] arena = new byte[4096];
+  private int arenaSize;
+  private long arenaWaste;
+  private int entries;
+  private int live;
+  private int[] keyAt = new int[64];
+  private int[] keyLength = new int[64];
+  private int[] convertedAt = new int[64];
+  private int[] convertedLength = new int[64];
+  private int[] hashes = new int[64];
+  private long[] rows = new long[64];
+  private byte[] flags = new byte[64];
+  // open addressing over the entries: entry + 1, FREE or REMOVED
+  private int[] table = new int[128];
+  private int removedSlots;
+
+  public KeyedChanges(Codec<K> codec) {
+    this.codec = codec;
+  }
 
   /**
    * Folds in the next change.
@@ -62,13 +102,21 @@ public final class KeyedChanges<K> {
     checkOrder(change.record());
     switch (change.kind()) {
       case UPSERT -> {
-        FoldedKey<K> folded = keys.computeIfAbsent(change.key(), this::entry);
-        supersede(folded.row(row, converted), superseded);
+        int entry = find(change.key());
+        if (entry < 0) {
+          entry = enter(!truncated);
+        }
+        supersede(rows[entry], superseded);
+        set(entry, row, converted);
       }
       case DELETE -> delete(change.key(), converted, superseded);
       case TRUNCATE -> {
-        keys.values().forEach(folded -> supersede(folded.row(), superseded));
-        keys.clear();
+        for (int entry = 0; entry < entries; entry++) {
+          if ((flags[entry] & GONE) == 0) {
+            supersede(rows[entry], superseded);
+          }
+        }
+        clear();
         truncated = true;
       }
       case SKIP -> {}
@@ -81,23 +129,18 @@ public final class KeyedChanges<K> {
     }
   }
 
-  private FoldedKey<K> entry(RowKey key) {
-    return new FoldedKey<>(key, !truncated);
-  }
-
   private void delete(RowKey key, K converted, LongConsumer superseded) {
-    FoldedKey<K> folded = keys.get(key);
-    if (folded == null) {
+    int entry = find(key);
+    if (entry < 0) {
       if (!truncated) {
-        FoldedKey<K> retired = new FoldedKey<>(key, true);
-        retired.row(NO_ROW, converted);
-        keys.put(key, retired);
+        set(enter(true), NO_ROW, converted);
       }
-    } else if (folded.retire()) {
-      supersede(folded.row(NO_ROW, converted), superseded);
+    } else if ((flags[entry] & RETIRE) != 0) {
+      supersede(rows[entry], superseded);
+      set(entry, NO_ROW, converted);
     } else {
-      supersede(folded.row(), superseded);
-      keys.remove(key);
+      supersede(rows[entry], superseded);
+      remove(entry);
     }
   }
 
@@ -105,14 +148,198 @@ public final class KeyedChanges<K> {
     TopicPartition origin =
         new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
     long offset = record.originalKafkaOffset();
-    Long last = lastOffsets.put(origin, offset);
-    if (last != null && offset <= last) {
-      lastOffsets.put(origin, last);
+    long[] last = lastOffsets.get(origin);
+    if (last == null) {
+      lastOffsets.put(origin, new long[] {offset});
+    } else if (offset <= last[0]) {
       throw new IllegalStateException(
           String.format(
-              "Changes of %s must come in offset order: offset %d after %d", origin, offset, last));
+              "Changes of %s must come in offset order: offset %d after %d",
+              origin, offset, last[0]));
+    } else {
+      last[0] = offset;
     }
   }
+
+  // --- the entries
+
+  /** The entry of the key just written to {@link #scratch} by {@link #find}, or -1. */
+  private int find(RowKey key) {
+    scratch.clear();
+    scratch.putVarint(columnList(key.columns()));
+    key.writeValues(scratch);
+    int hash = hash(scratch.array(), scratch.size());
+    int mask = table.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int held = table[slot];
+      if (held == FREE) {
+        return -1;
+      }
+      if (held != REMOVED) {
+        int entry = held - 1;
+        if (hashes[entry] == hash
+            && Arrays.equals(
+                arena,
+                keyAt[entry],
+                keyAt[entry] + keyLength[entry],
+                scratch.array(),
+                0,
+                scratch.size())) {
+          return entry;
+        }
+      }
+    }
+  }
+
+  private int columnList(List<String> columns) {
+    for (int i = 0; i < columnLists.size(); i++) {
+      List<String> known = columnLists.get(i);
+      if (known == columns || known.equals(columns)) {
+        return i;
+      }
+    }
+    columnLists.add(columns);
+    return columnLists.size() - 1;
+  }
+
+  /** A new entry for the key in {@link #scratch}, with no row yet. */
+  private int enter(boolean retire) {
+    if (entries == rows.length) {
+      int capacity = entries * 2;
+      keyAt = Arrays.copyOf(keyAt, capacity);
+      keyLength = Arrays.copyOf(keyLength, capacity);
+      convertedAt = Arrays.copyOf(convertedAt, capacity);
+      convertedLength = Arrays.copyOf(convertedLength, capacity);
+      hashes = Arrays.copyOf(hashes, capacity);
+      rows = Arrays.copyOf(rows, capacity);
+      flags = Arrays.copyOf(flags, capacity);
+    }
+    if ((live + removedSlots + 1) * 2 > table.length) {
+      rehash(live + 1 > table.length / 4 ? table.length * 2 : table.length);
+    }
+    int entry = entries++;
+    live++;
+    int hash = hash(scratch.array(), scratch.size());
+    keyAt[entry] = append(scratch.array(), scratch.size());
+    keyLength[entry] = scratch.size();
+    convertedLength[entry] = 0;
+    hashes[entry] = hash;
+    rows[entry] = NO_ROW;
+    flags[entry] = retire ? RETIRE : 0;
+    place(entry);
+    return entry;
+  }
+
+  private void set(int entry, long row, K converted) {
+    rows[entry] = row;
+    scratch.clear();
+    if (converted != null) {
+      codec.write(converted, scratch);
+    }
+    int length = scratch.size();
+    if (length == convertedLength[entry]
+        && Arrays.equals(
+            arena, convertedAt[entry], convertedAt[entry] + length, scratch.array(), 0, length)) {
+      return; // the same as before: most updates of a key
+    }
+    if (length <= convertedLength[entry]) {
+      System.arraycopy(scratch.array(), 0, arena, convertedAt[entry], length);
+      arenaWaste += convertedLength[entry] - length;
+    } else {
+      arenaWaste += convertedLength[entry];
+      convertedAt[entry] = append(scratch.array(), length);
+    }
+    convertedLength[entry] = length;
+  }
+
+  private void remove(int entry) {
+    flags[entry] |= GONE;
+    live--;
+    arenaWaste += keyLength[entry] + convertedLength[entry];
+    int mask = table.length - 1;
+    for (int slot = hashes[entry] & mask; ; slot = (slot + 1) & mask) {
+      if (table[slot] == entry + 1) {
+        table[slot] = REMOVED;
+        removedSlots++;
+        return;
+      }
+    }
+  }
+
+  private void place(int entry) {
+    int mask = table.length - 1;
+    int slot = hashes[entry] & mask;
+    while (table[slot] != FREE) {
+      slot = (slot + 1) & mask;
+    }
+    table[slot] = entry + 1;
+  }
+
+  private void rehash(int capacity) {
+    table = new int[capacity];
+    removedSlots = 0;
+    for (int entry = 0; entry < entries; entry++) {
+      if ((flags[entry] & GONE) == 0) {
+        place(entry);
+      }
+    }
+  }
+
+  /** Appends to the arena, first compacting it when half of it is waste; returns where. */
+  private int append(byte[] bytes, int length) {
+    if (arenaSize + length > arena.length) {
+      if (arenaWaste > arenaSize / 2) {
+        compact();
+      }
+      if (arenaSize + length > arena.length) {
+        arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaSize + length));
+      }
+    }
+    int at = arenaSize;
+    System.arraycopy(bytes, 0, arena, at, length);
+    arenaSize += length;
+    return at;
+  }
+
+  private void compact() {
+    byte[] packed = new byte[arena.length];
+    int size = 0;
+    for (int entry = 0; entry < entries; entry++) {
+      if ((flags[entry] & GONE) == 0) {
+        System.arraycopy(arena, keyAt[entry], packed, size, keyLength[entry]);
+        keyAt[entry] = size;
+        size += keyLength[entry];
+        System.arraycopy(arena, convertedAt[entry], packed, size, convertedLength[entry]);
+        convertedAt[entry] = size;
+        size += convertedLength[entry];
+      }
+    }
+    arena = packed;
+    arenaSize = size;
+    arenaWaste = 0;
+  }
+
+  private void clear() {
+    entries = 0;
+    live = 0;
+    arenaSize = 0;
+    arenaWaste = 0;
+    removedSlots = 0;
+    Arrays.fill(table, FREE);
+  }
+
+  private static int hash(byte[] bytes, int length) {
+    int h = 1;
+    for (int i = 0; i < length; i++) {
+      h = 31 * h + bytes[i];
+    }
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    return h;
+  }
+
+  // --- reading the fold
 
   /**
    * Whether the cycle truncated the table: every row committed before the cycle must go, before the
@@ -122,18 +349,52 @@ public final class KeyedChanges<K> {
     return truncated;
   }
 
-  /** Each changed key's outcome, in the order of the keys' first changes; a read-only view. */
-  public Collection<FoldedKey<K>> keys() {
-    return Collections.unmodifiableCollection(keys.values());
+  /**
+   * Each changed key's outcome, in the order of the keys' first changes; a read-only list of views
+   * that read the key and its converted form from the fold when asked, valid until the next change.
+   */
+  public List<FoldedKey<K>> keys() {
+    List<FoldedKey<K>> keys = new ArrayList<>(live);
+    for (int entry = 0; entry < entries; entry++) {
+      if ((flags[entry] & GONE) == 0) {
+        keys.add(new FoldedKey<>(this, entry));
+      }
+    }
+    return Collections.unmodifiableList(keys);
+  }
+
+  RowKey key(int entry) {
+    KeyBytes.Reader in = new KeyBytes.Reader(arena, keyAt[entry], keyLength[entry]);
+    List<String> columns = columnLists.get((int) in.getVarint());
+    return RowKey.readValues(columns, in);
+  }
+
+  K converted(int entry) {
+    return convertedLength[entry] == 0
+        ? null
+        : codec.read(new KeyBytes.Reader(arena, convertedAt[entry], convertedLength[entry]));
+  }
+
+  boolean retire(int entry) {
+    return (flags[entry] & RETIRE) != 0;
+  }
+
+  long row(int entry) {
+    return rows[entry];
   }
 
   /** How many keys the cycle changed. */
   public int size() {
-    return keys.size();
+    return live;
   }
 
   /** Whether the cycle changed nothing. */
   public boolean isEmpty() {
-    return keys.isEmpty() && !truncated;
+    return live == 0 && !truncated;
+  }
+
+  /** The bytes the fold's keys take on the heap, an estimate; 0 when it holds none. */
+  public long heldBytes() {
+    return entries == 0 ? 0 : arenaSize + 29L * entries + 4L * table.length;
   }
 }

@@ -131,6 +131,136 @@ public final class RowKey {
     return value;
   }
 
+  private static final int NULL = 0;
+  private static final int LONG = 1;
+  private static final int DOUBLE = 2;
+  private static final int TRUE = 3;
+  private static final int FALSE = 4;
+  private static final int STRING = 5;
+  private static final int DECIMAL = 6;
+  private static final int BYTES = 7;
+  private static final int INSTANT = 8;
+  private static final int LIST = 9;
+  private static final int MAP = 10;
+  private static final int OTHER = 11;
+
+  /**
+   * Writes the key's values (not its columns) as bytes: two keys of the same columns write the same
+   * bytes exactly when they are equal. A map's entries are written in the order of their bytes. A
+   * value of a type a key never normally holds is written as its class and text, and reads back as
+   * that text.
+   */
+  void writeValues(KeyBytes.Writer out) {
+    for (Object value : values) {
+      writeValue(value, out);
+    }
+  }
+
+  private static void writeValue(Object value, KeyBytes.Writer out) {
+    if (value == null) {
+      out.put(NULL);
+    } else if (value instanceof Long l) {
+      out.put(LONG);
+      out.putLong(l);
+    } else if (value instanceof Double d) {
+      out.put(DOUBLE);
+      out.putLong(Double.doubleToLongBits(d)); // as Double.equals compares
+    } else if (value instanceof Boolean b) {
+      out.put(b ? TRUE : FALSE);
+    } else if (value instanceof String string) {
+      out.put(STRING);
+      out.putChars(string);
+    } else if (value instanceof BigDecimal decimal) {
+      out.put(DECIMAL);
+      out.putVarint(decimal.scale() & 0xFFFFFFFFL);
+      out.putBytes(decimal.unscaledValue().toByteArray());
+    } else if (value instanceof Bytes bytes) {
+      out.put(BYTES);
+      out.putBytes(bytes.bytes);
+    } else if (value instanceof java.time.Instant instant) {
+      out.put(INSTANT);
+      out.putLong(instant.getEpochSecond());
+      out.putVarint(instant.getNano());
+    } else if (value instanceof List<?> list) {
+      out.put(LIST);
+      out.putVarint(list.size());
+      list.forEach(element -> writeValue(element, out));
+    } else if (value instanceof Map<?, ?> map) {
+      out.put(MAP);
+      out.putVarint(map.size());
+      List<byte[]> entries = new ArrayList<>(map.size());
+      KeyBytes.Writer entry = new KeyBytes.Writer();
+      map.forEach(
+          (k, v) -> {
+            entry.clear();
+            writeValue(k, entry);
+            writeValue(v, entry);
+            entries.add(entry.toByteArray());
+          });
+      entries.sort(Arrays::compareUnsigned);
+      entries.forEach(bytes -> append(bytes, out));
+    } else {
+      out.put(OTHER);
+      out.putChars(value.getClass().getName());
+      out.putChars(value.toString());
+    }
+  }
+
+  private static void append(byte[] bytes, KeyBytes.Writer out) {
+    for (byte b : bytes) {
+      out.put(b);
+    }
+  }
+
+  /** Reads a key of {@code columns} that {@link #writeValues} wrote. */
+  static RowKey readValues(List<String> columns, KeyBytes.Reader in) {
+    Object[] read = new Object[columns.size()];
+    for (int i = 0; i < read.length; i++) {
+      read[i] = readValue(in);
+    }
+    return new RowKey(columns, List.of(read));
+  }
+
+  private static Object readValue(KeyBytes.Reader in) {
+    int tag = in.get();
+    return switch (tag) {
+      case NULL -> null;
+      case LONG -> in.getLong();
+      case DOUBLE -> Double.longBitsToDouble(in.getLong());
+      case TRUE -> Boolean.TRUE;
+      case FALSE -> Boolean.FALSE;
+      case STRING -> in.getChars();
+      case DECIMAL -> {
+        int scale = (int) in.getVarint();
+        yield new BigDecimal(new java.math.BigInteger(in.getBytes()), scale);
+      }
+      case BYTES -> new Bytes(in.getBytes());
+      case INSTANT -> java.time.Instant.ofEpochSecond(in.getLong(), in.getVarint());
+      case LIST -> {
+        int size = (int) in.getVarint();
+        List<Object> elements = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+          elements.add(readValue(in));
+        }
+        yield Collections.unmodifiableList(elements);
+      }
+      case MAP -> {
+        int size = (int) in.getVarint();
+        Map<Object, Object> entries = new HashMap<>();
+        for (int i = 0; i < size; i++) {
+          Object k = readValue(in);
+          entries.put(k, readValue(in));
+        }
+        yield Collections.unmodifiableMap(entries);
+      }
+      case OTHER -> {
+        in.getChars(); // the class
+        yield in.getChars();
+      }
+      default -> throw new IllegalStateException("a folded key holds an unknown tag " + tag);
+    };
+  }
+
   @Override
   public boolean equals(Object o) {
     return o == this
@@ -151,7 +281,7 @@ public final class RowKey {
   }
 
   /** Bytes compared by content; the array is never handed out. */
-  private static final class Bytes {
+  static final class Bytes {
     private final byte[] bytes;
 
     Bytes(byte[] bytes) {

@@ -9,6 +9,7 @@ import io.floe.connect.cdc.Change;
 import io.floe.connect.cdc.ChangeCounts;
 import io.floe.connect.cdc.ChangeNormalizer;
 import io.floe.connect.cdc.FoldedKey;
+import io.floe.connect.cdc.KeyBytes;
 import io.floe.connect.cdc.KeyedChanges;
 import io.floe.connect.cdc.RowKey;
 import io.floe.connect.convert.ConvertOptions;
@@ -54,7 +55,8 @@ final class UpsertBuffer {
   private final ConverterCache keyConverters;
   private final Set<TopicPartition> sources = new HashSet<>();
   private final Map<TopicPartition, Long> truncates = new HashMap<>();
-  private KeyedChanges<ConvertedKey> fold = new KeyedChanges<>();
+  private final KeyCodec keyCodec = new KeyCodec();
+  private KeyedChanges<ConvertedKey> fold = new KeyedChanges<>(keyCodec);
   private long[] superseded = new long[64];
   private int supersededCount;
 
@@ -62,12 +64,32 @@ final class UpsertBuffer {
   private record ConvertedKey(Record key, int schemaId) {}
 
   /**
-   * Heap per folded key beyond its key row: the fold's map entry, its folded key and the change's
-   * {@link RowKey}.
+   * Keeps a converted key as bytes in the fold: its schema's id, then its values. A key read back
+   * in the schema the flush writes keys of comes back as a row; one of an earlier schema comes back
+   * without it (the flush converts its {@link RowKey} again).
    */
-  private static final long PER_KEY = 200;
+  private static final class KeyCodec implements KeyedChanges.Codec<ConvertedKey> {
+    private int readSchemaId = -1;
+    private Types.StructType readType;
 
-  private long heldBytes;
+    void readAs(Schema schema, Schema keySchema) {
+      readSchemaId = schema.schemaId();
+      readType = keySchema.asStruct();
+    }
+
+    @Override
+    public void write(ConvertedKey key, KeyBytes.Writer out) {
+      out.putVarint(key.schemaId());
+      KeyRecordBytes.write(key.key(), out);
+    }
+
+    @Override
+    public ConvertedKey read(KeyBytes.Reader in) {
+      int schemaId = (int) in.getVarint();
+      return new ConvertedKey(
+          schemaId == readSchemaId ? KeyRecordBytes.read(readType, in) : null, schemaId);
+    }
+  }
 
   /**
    * @param table the table's name
@@ -181,17 +203,11 @@ final class UpsertBuffer {
               record.timestamp() == null ? OffsetRange.NO_TIMESTAMP : record.timestamp(),
               row);
     }
-    int keysBefore = fold.size();
-    int supersededBefore = supersededCount;
     ConvertedKey converted = key == null ? null : new ConvertedKey(key, schemaId);
     fold.add(change, written, converted, this::supersede);
     if (change.kind() == Change.Kind.TRUNCATE) {
       truncates.put(source, record.originalKafkaOffset());
-      heldBytes = 8L * supersededCount;
-    } else if (fold.size() > keysBefore) {
-      heldBytes += ImageSizes.of(key) + PER_KEY;
     }
-    heldBytes += 8L * (supersededCount - supersededBefore);
     // skips too: the fold checks offset order per source partition, so a partition read again
     // from an earlier offset must find the fold dropped
     sources.add(source);
@@ -209,7 +225,7 @@ final class UpsertBuffer {
    * they came in, and their keys.
    */
   long heldBytes() {
-    return heldBytes;
+    return fold.heldBytes() + 8L * supersededCount;
   }
 
   /** Whether no key changed and no truncate came since the last hand-over. */
@@ -253,11 +269,12 @@ final class UpsertBuffer {
     Schema schema = writer.schema();
     Schema keySchema = keySchema(schema);
     List<Record> retired = new ArrayList<>(fold.size());
+    keyCodec.readAs(schema, keySchema);
     for (FoldedKey<ConvertedKey> folded : fold.keys()) {
       if (folded.retire()) {
         ConvertedKey done = folded.converted();
         retired.add(
-            done.schemaId() == schema.schemaId() ? done.key() : keyOf(folded.key(), keySchema));
+            done != null && done.key() != null ? done.key() : keyOf(folded.key(), keySchema));
       }
     }
     Map<String, long[]> rows = supersededRows(writer);
@@ -288,10 +305,9 @@ final class UpsertBuffer {
 
   /** Forgets every change since the last hand-over. */
   void drop() {
-    fold = new KeyedChanges<>();
+    fold = new KeyedChanges<>(keyCodec);
     superseded = new long[64];
     supersededCount = 0;
-    heldBytes = 0;
     sources.clear();
     truncates.clear();
   }

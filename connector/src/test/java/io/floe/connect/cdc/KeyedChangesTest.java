@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class KeyedChangesTest {
   private final ChangeNormalizer normalizer =
       new ChangeNormalizer(CdcOptions.defaults().withTruncateEnabled(true), List.of());
-  private final KeyedChanges<String> changes = new KeyedChanges<>();
+  private final KeyedChanges<String> changes = new KeyedChanges<>(KeyedChangesModelTest.TEXT);
   private final List<Long> superseded = new ArrayList<>();
 
   /** Folds the records in, each upsert's image "written" at row number = its offset. */
