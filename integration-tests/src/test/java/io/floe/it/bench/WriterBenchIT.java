@@ -61,7 +61,9 @@ class WriterBenchIT {
             WriterThroughput.class,
             System.getProperty("bench.rows", "1000000"),
             System.getProperty("bench.runs", "5"),
-            WORK.toString());
+            WORK.toString(),
+            // one way by name, or "parquet-settings": the raw writer under several table settings
+            System.getProperty("bench.writer.ways", "all"));
     assertThat(child.exitCode()).as("see the output above").isZero();
     assertThat(child.output()).contains("WriterBench: ");
   }

@@ -97,7 +97,22 @@ final class WriterThroughput {
     variants.put(
         "Floe, 4 source partitions, shared files",
         (t, r, p) -> floe(t, r, p, 4, defaults.withSharedFiles(true)));
-    if (args.length > 3) {
+    if (args.length > 3 && args[3].equals("parquet-settings")) {
+      // the raw writer under table properties that trade CPU for bytes
+      variants.clear();
+      variants.put(RAW_PARQUET + " (zstd, Iceberg's default)", WriterThroughput::rawParquet);
+      parquetSetting(variants, "zstd level 1", Map.of("write.parquet.compression-level", "1"));
+      parquetSetting(variants, "snappy", Map.of("write.parquet.compression-codec", "snappy"));
+      parquetSetting(
+          variants, "uncompressed", Map.of("write.parquet.compression-codec", "uncompressed"));
+      parquetSetting(
+          variants,
+          "no dictionary for order_uuid and note",
+          Map.of(
+              "write.parquet.dict-encoding-enabled.column.order_uuid", "false",
+              "write.parquet.dict-encoding-enabled.column.note", "false"));
+      parquetSetting(variants, "page v2", Map.of("write.parquet.page-version", "v2"));
+    } else if (args.length > 3 && !args[3].equals("all")) {
       // only the ways named by the fourth argument
       variants.keySet().removeIf(name -> !name.equals(args[3]));
     }
@@ -131,6 +146,19 @@ final class WriterThroughput {
                 median(values) / median(first),
                 best(values),
                 best(values) / best(first)));
+  }
+
+  /** The raw writer with {@code properties} set on the table first. */
+  private static void parquetSetting(
+      Map<String, Variant> variants, String name, Map<String, String> properties) {
+    variants.put(
+        RAW_PARQUET + " (" + name + ")",
+        (table, rows, probe) -> {
+          var update = table.updateProperties();
+          properties.forEach(update::set);
+          update.commit();
+          return rawParquet(table, rows, probe);
+        });
   }
 
   /** The median rows/s of the first way in the summary that {@link #main} printed. */
