@@ -6,8 +6,11 @@ package io.floe.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.Await;
 import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.HiveMetastore;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.PostgresServer;
@@ -15,13 +18,22 @@ import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
+import io.floe.it.stack.SqliteCatalogs;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -36,6 +48,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(SharedStack.Extension.class)
 class CatalogDeploymentIT {
   private static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration DELIVERED = Duration.ofSeconds(90);
 
   private KafkaBroker broker;
   private S3ProxyServer s3;
@@ -105,5 +118,86 @@ class CatalogDeploymentIT {
       }
       worker.rest().deleteConnector(config.get("name"));
     }
+  }
+
+  /**
+   * {@code hive-metastore.json} on a real Hive Metastore: HiveCatalog creates the database and the
+   * table in the metastore and swaps its {@code metadata_location} under the metastore's lock at
+   * each commit; the tasks restart between two batches, and every record is in the table once.
+   */
+  @Test
+  void hiveMetastoreExampleDeliversEveryRecordOnceThroughATaskRestart() throws Exception {
+    try (HiveMetastore hive = HiveMetastore.start();
+        Admin admin = broker.admin()) {
+      Map<String, String> config =
+          ConfigExamples.withMetadataAndQuickCommits(
+              withCatalog("hive-metastore.json", hive.catalogProperties()));
+      String name = config.get("name");
+      String topic = config.get("topics");
+      TableIdentifier table = TableIdentifier.parse(config.get("iceberg.tables"));
+      broker.createTopic(topic, 2);
+      worker.rest().putConnector(name, config);
+      worker.rest().awaitRunning(name, 2, RUNNING_TIMEOUT);
+
+      sendClicks(topic, 0, 40);
+      awaitRows(hive, table, 40);
+      worker.rest().send("POST", "/connectors/" + name + "/restart?includeTasks=true", "");
+      worker.rest().awaitRunning(name, 2, RUNNING_TIMEOUT);
+      sendClicks(topic, 40, 80);
+      awaitRows(hive, table, 80);
+
+      new TableOracle(metastoreView(hive, table), List.of(table.toString()))
+          .assertExactlyOnce(admin, "connect-" + name, topic, 80);
+      assertThat(hive.metadataLocation(table.namespace().toString(), table.name()))
+          .as("the table's metadata, in the warehouse the metastore gave its database")
+          .startsWith(hive.warehouse().toUri() + table.namespace() + ".db/" + table.name());
+      assertThat(Files.readString(hive.log()))
+          .as("locks the metastore granted on the table for the commits")
+          .containsIgnoringCase("HIVE_LOCKS")
+          .contains("'" + table.name() + "'");
+      worker.rest().deleteConnector(name);
+    }
+  }
+
+  /** Schema'd JSON clicks with ids {@code from} (inclusive) to {@code to}, keyed by id. */
+  private void sendClicks(String topic, long from, long to) {
+    try (KafkaProducer<String, String> producer = broker.stringProducer()) {
+      for (long id = from; id < to; id++) {
+        producer.send(
+            new ProducerRecord<>(
+                topic,
+                Long.toString(id),
+                "{\"schema\":{\"type\":\"struct\",\"fields\":["
+                    + "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+                    + "{\"field\":\"page\",\"type\":\"string\",\"optional\":true}]},"
+                    + "\"payload\":{\"id\":"
+                    + id
+                    + ",\"page\":\"/p/"
+                    + id
+                    + "\"}}"));
+      }
+      producer.flush();
+    }
+  }
+
+  private void awaitRows(HiveMetastore hive, TableIdentifier table, long expected) {
+    Await.untilAtLeast(
+        "rows of " + table + " in the metastore's current metadata",
+        DELIVERED,
+        () -> TableOracle.totalRecords(metastoreView(hive, table), List.of(table)),
+        expected);
+  }
+
+  /**
+   * A catalog holding only {@code table} at the metadata the metastore points to now, read through
+   * a Hive client: the test JVM reads the table's files with Iceberg, and its state from the
+   * metastore.
+   */
+  private Catalog metastoreView(HiveMetastore hive, TableIdentifier table) {
+    String location = hive.metadataLocation(table.namespace().toString(), table.name());
+    Catalog view = services.catalog("metastore-view", SqliteCatalogs.inNewServiceDir());
+    ((SupportsNamespaces) view).createNamespace(Namespace.of(table.namespace().levels()));
+    view.registerTable(table, location);
+    return view;
   }
 }
