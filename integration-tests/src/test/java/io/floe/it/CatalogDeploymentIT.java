@@ -148,9 +148,10 @@ class CatalogDeploymentIT {
 
       new TableOracle(metastoreView(hive, table), List.of(table.toString()))
           .assertExactlyOnce(admin, "connect-" + name, topic, 80);
-      assertThat(hive.metadataLocation(table.namespace().toString(), table.name()))
+      assertThat(hive.metadataLocation(table.namespace().toString(), table.name()).orElseThrow())
           .as("the table's metadata, in the warehouse the metastore gave its database")
-          .startsWith(hive.warehouse().toUri() + table.namespace() + ".db/" + table.name());
+          .startsWith(
+              hive.warehouse().toUri() + table.namespace().toString() + ".db/" + table.name());
       assertThat(Files.readString(hive.log()))
           .as("locks the metastore granted on the table for the commits")
           .containsIgnoringCase("HIVE_LOCKS")
@@ -194,10 +195,13 @@ class CatalogDeploymentIT {
    * metastore.
    */
   private Catalog metastoreView(HiveMetastore hive, TableIdentifier table) {
-    String location = hive.metadataLocation(table.namespace().toString(), table.name());
     Catalog view = services.catalog("metastore-view", SqliteCatalogs.inNewServiceDir());
-    ((SupportsNamespaces) view).createNamespace(Namespace.of(table.namespace().levels()));
-    view.registerTable(table, location);
+    hive.metadataLocation(table.namespace().toString(), table.name())
+        .ifPresent(
+            location -> {
+              ((SupportsNamespaces) view).createNamespace(Namespace.of(table.namespace().levels()));
+              view.registerTable(table, location);
+            });
     return view;
   }
 }

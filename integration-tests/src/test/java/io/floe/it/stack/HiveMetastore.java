@@ -12,6 +12,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -89,14 +90,15 @@ public final class HiveMetastore implements AutoCloseable {
 
   /** The {@code iceberg.catalog.*} properties (prefix removed) of a Hive catalog on this one. */
   public Map<String, String> catalogProperties() {
-    return Map.of("uri", uri(), "warehouse", warehouse.toUri().toString());
+    return Map.of("type", "hive", "uri", uri(), "warehouse", warehouse.toUri().toString());
   }
 
   /**
    * The table's {@code metadata_location} in the metastore, read by a Hive client in a child JVM:
-   * the pointer the connector's commits swapped, under the metastore's lock.
+   * the pointer the connector's commits swapped, under the metastore's lock; empty while the
+   * metastore has no such table.
    */
-  public String metadataLocation(String database, String table) {
+  public Optional<String> metadataLocation(String database, String table) {
     Path out = StackDirs.newServiceDir("hive-client");
     int exit =
         JavaProcess.run(
@@ -112,11 +114,14 @@ public final class HiveMetastore implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    if (exit == 0 && "none".equals(read.getProperty("table_type"))) {
+      return Optional.empty();
+    }
     if (exit != 0 || !"ICEBERG".equals(read.getProperty("table_type"))) {
       throw new IllegalStateException(
           database + "." + table + " is no Iceberg table of the metastore; see " + out);
     }
-    return read.getProperty("metadata_location");
+    return Optional.of(read.getProperty("metadata_location"));
   }
 
   private static Path libDir() {
