@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -125,15 +124,7 @@ public final class HiveMetastore implements AutoCloseable {
   }
 
   private static Path libDir() {
-    String root = System.getProperty("floe.kafka.runtimes", "runtimes");
-    Path lib = Paths.get(root, "hive-metastore-2.3", "target", "lib").toAbsolutePath();
-    if (!Files.isDirectory(lib)) {
-      throw new IllegalStateException(
-          "Hive Metastore not built at "
-              + lib
-              + "; run 'mvn package' from the repository root first");
-    }
-    return lib;
+    return StackDirs.runtimeLib("hive-metastore-2.3", "Hive Metastore");
   }
 
   @Override
