@@ -150,12 +150,14 @@ class CatalogDeploymentIT {
 
       assertThat(hive.metadataLocation(table.namespace().toString(), table.name()).orElseThrow())
           .as("the table's metadata, in the warehouse the metastore gave its database")
-          .startsWith("file:" + hive.warehouse().resolve("web.db").resolve("clicks"));
+          .startsWith(
+              "file:" + hive.warehouse().resolve(table.namespace() + ".db").resolve(table.name()));
       // HiveCatalog's lock: a row of the metastore's HIVE_LOCKS on the table for every commit
       long locks =
           Files.readAllLines(hive.log()).stream()
               .filter(line -> line.contains("insert into HIVE_LOCKS"))
-              .filter(line -> line.contains("'web', 'clicks'") && line.contains("'Iceberg-"))
+              .filter(line -> line.contains("'" + table.namespace() + "', '" + table.name() + "'"))
+              .filter(line -> line.contains("'Iceberg-"))
               .count();
       long commits =
           StreamSupport.stream(view.loadTable(table).snapshots().spliterator(), false).count();
