@@ -14,8 +14,8 @@ import org.apache.hadoop.hive.metastore.api.Table;
 /**
  * Prints what a metastore holds of an Iceberg table, as a Hive client reads it: its table type and
  * the {@code metadata_location} parameter, the pointer every HiveCatalog commit swaps. Arguments:
- * the metastore's {@code thrift://} URI, the database and the table. A missing table prints
- * {@code table_type=none}.
+ * the metastore's {@code thrift://} URI, the database and the table. A missing table prints {@code
+ * table_type=none}.
  */
 public final class MetadataLocation {
   private MetadataLocation() {}

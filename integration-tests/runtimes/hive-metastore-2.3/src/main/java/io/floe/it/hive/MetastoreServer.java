@@ -24,10 +24,10 @@ import org.apache.thrift.transport.TTransportFactory;
 
 /**
  * A Hive Metastore on an embedded Derby database in {@code <dir>/metastore_db}, serving Thrift on
- * 127.0.0.1 only (Hive's own {@code HiveMetaStore.main} binds every interface). The metadata
- * tables are created by DataNucleus on first use and the transaction tables, which the lock API
- * needs, by Hive's {@code TxnDbUtil}. Once it accepts connections it writes its port to {@code
- * <dir>/port}; it runs until killed.
+ * 127.0.0.1 only (Hive's own {@code HiveMetaStore.main} binds every interface). The metadata tables
+ * are created by DataNucleus on first use and the transaction tables, which the lock API needs, by
+ * Hive's {@code TxnDbUtil}. Once it accepts connections it writes its port to {@code <dir>/port};
+ * it runs until killed.
  *
  * <p>Arguments: the directory, and the warehouse root (a {@code file:} URI) under which databases
  * created without a location are put.
