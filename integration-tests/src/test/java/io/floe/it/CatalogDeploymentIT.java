@@ -6,22 +6,43 @@ package io.floe.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.Await;
 import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectWorker;
+import io.floe.it.stack.HiveMetastore;
 import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.MotoServer;
 import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.PostgresServer;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
+import io.floe.it.stack.SqliteCatalogs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -36,6 +57,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(SharedStack.Extension.class)
 class CatalogDeploymentIT {
   private static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration DELIVERED = Duration.ofSeconds(90);
 
   private KafkaBroker broker;
   private S3ProxyServer s3;
@@ -53,7 +75,10 @@ class CatalogDeploymentIT {
             ConnectWorker.start(
                 broker,
                 PluginInstall.pluginPath(),
-                new ConnectWorker.Options().groupId("catalogs")));
+                new ConnectWorker.Options()
+                    .groupId("catalogs")
+                    // Glue's client finds its keys through the AWS SDK's default chain
+                    .jvmOptions(MotoServer.credentialsJvmOptions())));
   }
 
   /** The example with its {@code iceberg.catalog.*} keys replaced by the given catalog's. */
@@ -105,5 +130,164 @@ class CatalogDeploymentIT {
       }
       worker.rest().deleteConnector(config.get("name"));
     }
+  }
+
+  /**
+   * {@code hive-metastore.json} on a real Hive Metastore: HiveCatalog creates the database and the
+   * table in the metastore and swaps its {@code metadata_location} under the metastore's lock at
+   * each commit; the tasks restart between two batches, and every record is in the table once.
+   */
+  @Test
+  void hiveMetastoreExampleDeliversEveryRecordOnceThroughATaskRestart() throws Exception {
+    try (HiveMetastore hive = HiveMetastore.start()) {
+      Map<String, String> config =
+          ConfigExamples.withMetadataAndQuickCommits(
+              withCatalog("hive-metastore.json", hive.catalogProperties()));
+      TableIdentifier table = TableIdentifier.parse(config.get("iceberg.tables"));
+      deliversTwoBatchesOnceAcrossARestart(
+          config, () -> newestMetadataView(hive, table), () -> metastoreView(hive, table));
+      Catalog view = metastoreView(hive, table);
+
+      assertThat(hive.metadataLocation(table.namespace().toString(), table.name()).orElseThrow())
+          .as("the table's metadata, in the warehouse the metastore gave its database")
+          .startsWith(
+              "file:" + hive.warehouse().resolve(table.namespace() + ".db").resolve(table.name()));
+      // HiveCatalog's lock: a row of the metastore's HIVE_LOCKS on the table for every commit
+      long locks =
+          Files.readAllLines(hive.log()).stream()
+              .filter(line -> line.contains("insert into HIVE_LOCKS"))
+              .filter(line -> line.contains("'" + table.namespace() + "', '" + table.name() + "'"))
+              .filter(line -> line.contains("'Iceberg-"))
+              .count();
+      long commits =
+          StreamSupport.stream(view.loadTable(table).snapshots().spliterator(), false).count();
+      assertThat(commits).as("commits").isGreaterThanOrEqualTo(2);
+      assertThat(locks)
+          .as("locks the metastore granted HiveCatalog on the table")
+          .isGreaterThanOrEqualTo(commits);
+    }
+  }
+
+  /**
+   * {@code glue.json} on moto's Glue and S3: GlueCatalog creates the database and the table and
+   * commits through Glue's API, with the worker's keys from the AWS SDK's default chain, and every
+   * record is in the table once across a restart of the tasks. moto does not enforce the table
+   * version a Glue commit is conditioned on, so this proves no concurrent commit is refused.
+   */
+  @Test
+  void glueExampleDeliversEveryRecordOnceThroughATaskRestartOnMoto() throws Exception {
+    try (MotoServer moto = MotoServer.start()) {
+      moto.createBucket("glue-lake");
+      Map<String, String> config =
+          ConfigExamples.withMetadataAndQuickCommits(
+              withCatalog("glue.json", moto.glueCatalogProperties("glue-lake")));
+      Catalog glue = services.catalog("glue-reader", moto.readerProperties("glue-lake"));
+      deliversTwoBatchesOnceAcrossARestart(config, () -> glue, () -> glue);
+      assertThat(glue.loadTable(TableIdentifier.parse(config.get("iceberg.tables"))).location())
+          .startsWith("s3://glue-lake/warehouse/");
+    }
+  }
+
+  /**
+   * Deploys {@code config} (its topic of 2 partitions), sends 40 records, restarts the tasks, sends
+   * 40 more, and asserts that the table of {@code config}, read through {@code reader}, holds every
+   * record exactly once; {@code progress} is read while waiting for the rows.
+   */
+  private void deliversTwoBatchesOnceAcrossARestart(
+      Map<String, String> config, Supplier<Catalog> progress, Supplier<Catalog> reader)
+      throws Exception {
+    String name = config.get("name");
+    String topic = config.get("topics");
+    int tasks = Integer.parseInt(config.get("tasks.max"));
+    TableIdentifier table = TableIdentifier.parse(config.get("iceberg.tables"));
+    broker.createTopic(topic, 2);
+    worker.rest().putConnector(name, config);
+    worker.rest().awaitRunning(name, tasks, RUNNING_TIMEOUT);
+    try (Admin admin = broker.admin()) {
+      sendRecords(topic, 0, 40);
+      awaitRows(progress, table, 40);
+      worker.rest().send("POST", "/connectors/" + name + "/restart?includeTasks=true", "");
+      worker.rest().awaitRunning(name, tasks, RUNNING_TIMEOUT);
+      sendRecords(topic, 40, 80);
+      awaitRows(progress, table, 80);
+      new TableOracle(reader.get(), List.of(table.toString()))
+          .assertExactlyOnce(admin, "connect-" + name, topic, 80);
+    } finally {
+      worker.rest().deleteConnector(name);
+    }
+  }
+
+  /** Schema'd JSON records with ids {@code from} (inclusive) to {@code to}, keyed by id. */
+  private void sendRecords(String topic, long from, long to) {
+    try (KafkaProducer<String, String> producer = broker.stringProducer()) {
+      for (long id = from; id < to; id++) {
+        producer.send(
+            new ProducerRecord<>(
+                topic,
+                Long.toString(id),
+                "{\"schema\":{\"type\":\"struct\",\"fields\":["
+                    + "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+                    + "{\"field\":\"page\",\"type\":\"string\",\"optional\":true}]},"
+                    + "\"payload\":{\"id\":"
+                    + id
+                    + ",\"page\":\"/p/"
+                    + id
+                    + "\"}}"));
+      }
+      producer.flush();
+    }
+  }
+
+  private void awaitRows(Supplier<Catalog> reader, TableIdentifier table, long expected) {
+    Await.untilAtLeast(
+        "rows of " + table,
+        DELIVERED,
+        () -> TableOracle.totalRecords(reader.get(), List.of(table)),
+        expected);
+  }
+
+  /**
+   * A catalog holding only {@code table} at the newest metadata file in its folder, to follow the
+   * commits without asking the metastore each time: a commit's file is written before the metastore
+   * points to it, so the assertions read the metastore's pointer ({@link #metastoreView}).
+   */
+  private Catalog newestMetadataView(HiveMetastore hive, TableIdentifier table) {
+    Path metadata =
+        hive.warehouse()
+            .resolve(table.namespace() + ".db")
+            .resolve(table.name())
+            .resolve("metadata");
+    Catalog view = services.catalog("newest-metadata", SqliteCatalogs.inNewServiceDir());
+    if (Files.isDirectory(metadata)) {
+      try (Stream<Path> files = Files.list(metadata)) {
+        Optional<Path> newest =
+            files
+                .filter(file -> file.getFileName().toString().endsWith(".metadata.json"))
+                .max(Comparator.comparing(file -> file.getFileName().toString()));
+        if (newest.isPresent()) {
+          ((SupportsNamespaces) view).createNamespace(Namespace.of(table.namespace().levels()));
+          view.registerTable(table, newest.get().toUri().toString());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return view;
+  }
+
+  /**
+   * A catalog holding only {@code table} at the metadata the metastore points to now, read through
+   * a Hive client: the test JVM reads the table's files with Iceberg, and its state from the
+   * metastore.
+   */
+  private Catalog metastoreView(HiveMetastore hive, TableIdentifier table) {
+    Catalog view = services.catalog("metastore-view", SqliteCatalogs.inNewServiceDir());
+    hive.metadataLocation(table.namespace().toString(), table.name())
+        .ifPresent(
+            location -> {
+              ((SupportsNamespaces) view).createNamespace(Namespace.of(table.namespace().levels()));
+              view.registerTable(table, location);
+            });
+    return view;
   }
 }

@@ -150,14 +150,15 @@ class PluginDeploymentIT {
     bothRoutings.put("iceberg.tables.route-field", "table");
     assertSingleError(worker, bothRoutings, "iceberg.tables.dynamic-enabled", "both set");
 
-    Map<String, String> hive = new HashMap<>(base);
-    hive.put("iceberg.catalog.type", "hive");
-    assertSingleError(worker, hive, "iceberg.catalog.type", "not bundled");
+    Map<String, String> nessie = new HashMap<>(base);
+    nessie.put("iceberg.catalog.type", "nessie");
+    assertSingleError(
+        worker, nessie, "iceberg.catalog.type", "must be one of rest, jdbc, glue, hive, hadoop");
 
     Map<String, String> typo = new HashMap<>(base);
     typo.put("iceberg.catalog.type", "jbdc");
     assertSingleError(
-        worker, typo, "iceberg.catalog.type", "must be one of rest, jdbc, glue, hadoop");
+        worker, typo, "iceberg.catalog.type", "must be one of rest, jdbc, glue, hive, hadoop");
 
     Map<String, String> slowCommit = new HashMap<>(base);
     slowCommit.put("iceberg.control.commit.timeout-ms", "5000");

@@ -9,11 +9,16 @@ import java.util.Locale;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
-/** The catalog types Floe bundles the client of, the values of {@code iceberg.catalog.type}. */
+/**
+ * The catalog types Floe bundles the client of, the values of {@code iceberg.catalog.type}. Iceberg
+ * maps each to its catalog class ({@code hive} to {@code HiveCatalog}, whose Hive Metastore client
+ * jars the plugin bundles).
+ */
 public enum CatalogType {
   REST,
   JDBC,
   GLUE,
+  HIVE,
   HADOOP;
 
   static String names() {
@@ -32,14 +37,6 @@ public enum CatalogType {
       if (type.icebergName().equals(name.trim().toLowerCase(Locale.ROOT))) {
         return type;
       }
-    }
-    if ("hive".equalsIgnoreCase(name.trim())) {
-      throw new ConfigException(
-          CatalogKeys.CATALOG_TYPE,
-          name,
-          "the Hive metastore client is not bundled with Floe; use a REST, JDBC or Glue catalog,"
-              + " or add the Hive catalog jars to the plugin folder and set"
-              + " iceberg.catalog.catalog-impl");
     }
     throw new ConfigException(CatalogKeys.CATALOG_TYPE, name, "must be one of " + names());
   }

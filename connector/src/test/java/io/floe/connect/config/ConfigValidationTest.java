@@ -115,7 +115,7 @@ class ConfigValidationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jbdc", "nessie", "", "hive"})
+  @ValueSource(strings = {"jbdc", "nessie", "", "hive2"})
   void rejectsUnknownCatalogTypes(String type) {
     Map<String, String> config = valid();
     config.put(CatalogKeys.CATALOG_TYPE, type);
@@ -123,7 +123,7 @@ class ConfigValidationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"REST", "Jdbc", " glue ", "hadoop"})
+  @ValueSource(strings = {"REST", "Jdbc", " glue ", "hadoop", "Hive"})
   void catalogTypesAreCaseInsensitive(String type) {
     Map<String, String> config = valid();
     config.put(CatalogKeys.CATALOG_TYPE, type);

@@ -52,11 +52,12 @@ class FloeSinkConfigTest {
   }
 
   @Test
-  void hiveCatalogExplainsWhatToDo() {
-    assertThatThrownBy(() -> CatalogType.parse("hive"))
+  void hiveIsABundledCatalogTypeAndNessieIsNot() {
+    assertThat(CatalogType.parse("hive")).isEqualTo(CatalogType.HIVE);
+    assertThat(CatalogType.HIVE.icebergName()).isEqualTo("hive");
+    assertThatThrownBy(() -> CatalogType.parse("nessie"))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("not bundled")
-        .hasMessageContaining("catalog-impl");
+        .hasMessageContaining("must be one of rest, jdbc, glue, hive, hadoop");
   }
 
   @Test

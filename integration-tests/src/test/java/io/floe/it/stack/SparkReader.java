@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -162,14 +161,6 @@ public final class SparkReader {
   }
 
   private static Path libDir() {
-    String root = System.getProperty("floe.kafka.runtimes", "runtimes");
-    Path lib = Paths.get(root, "spark-4.1", "target", "lib").toAbsolutePath();
-    if (!Files.isDirectory(lib)) {
-      throw new IllegalStateException(
-          "Spark reader not built at "
-              + lib
-              + "; run 'mvn package' from the repository root first");
-    }
-    return lib;
+    return StackDirs.runtimeLib("spark-4.1", "Spark reader");
   }
 }

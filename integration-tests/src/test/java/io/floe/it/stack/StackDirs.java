@@ -45,4 +45,21 @@ public final class StackDirs {
       }
     }
   }
+
+  /**
+   * {@code target/lib} of the test runtime module {@code integration-tests/runtimes/<module>} (the
+   * {@code floe.kafka.runtimes} system property names that folder), which a child JVM takes as its
+   * class path.
+   *
+   * @param what what the module holds, for the message when it is not built
+   */
+  public static Path runtimeLib(String module, String what) {
+    String root = System.getProperty("floe.kafka.runtimes", "runtimes");
+    Path lib = Paths.get(root, module, "target", "lib").toAbsolutePath();
+    if (!Files.isDirectory(lib)) {
+      throw new IllegalStateException(
+          what + " not built at " + lib + "; run 'mvn package' from the repository root first");
+    }
+    return lib;
+  }
 }
