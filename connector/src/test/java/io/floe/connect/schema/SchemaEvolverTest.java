@@ -9,7 +9,9 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.LogCapture;
 import io.floe.connect.avro.AvroParameters;
+import io.floe.connect.config.Secrets;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.FormerNames;
 import java.time.Duration;
@@ -22,12 +24,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -87,7 +95,7 @@ class SchemaEvolverTest {
   }
 
   private org.apache.iceberg.Schema evolve(Table table, Schema record) {
-    return SchemaEvolver.evolve(table, diffTo(record), pauses::add);
+    return SchemaEvolver.evolve(table, diffTo(record), Throwable::toString, pauses::add);
   }
 
   @Test
@@ -281,7 +289,7 @@ class SchemaEvolverTest {
           return List.of(new AddColumn(null, "mine_" + round[0], Types.StringType.get(), null));
         };
 
-    assertThatThrownBy(() -> SchemaEvolver.evolve(table, racing, pauses::add))
+    assertThatThrownBy(() -> SchemaEvolver.evolve(table, racing, Throwable::toString, pauses::add))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("failed " + SchemaEvolver.MAX_ATTEMPTS + " times");
     assertThat(round[0]).isEqualTo(SchemaEvolver.MAX_ATTEMPTS);
@@ -290,6 +298,65 @@ class SchemaEvolverTest {
     assertThat(pauses.get(0)).isEqualTo(Duration.ofMillis(25));
     assertThat(pauses.get(pauses.size() - 1)).isEqualTo(Duration.ofSeconds(1));
     assertThat(load().schema().columns()).noneMatch(column -> column.name().startsWith("mine_"));
+  }
+
+  @Test
+  void aRetriedConflictIsLoggedWithTheSecretsMasked() {
+    String secret = "s3cr3t-41d0aa7e";
+    Secrets secrets = Secrets.of(Map.of("iceberg.catalog.jdbc.password", secret));
+    Table stored = load();
+    TableOperations ops = ((HasTableOperations) stored).operations();
+    Table table =
+        new BaseTable(
+            new TableOperations() {
+              @Override
+              public TableMetadata current() {
+                return ops.current();
+              }
+
+              @Override
+              public TableMetadata refresh() {
+                return ops.refresh();
+              }
+
+              @Override
+              public void commit(TableMetadata base, TableMetadata metadata) {
+                throw new CommitFailedException(
+                    "Cannot commit to jdbc:postgresql://floe:%s@db/iceberg", secret);
+              }
+
+              @Override
+              public FileIO io() {
+                return ops.io();
+              }
+
+              @Override
+              public String metadataFileLocation(String fileName) {
+                return ops.metadataFileLocation(fileName);
+              }
+
+              @Override
+              public LocationProvider locationProvider() {
+                return ops.locationProvider();
+              }
+            },
+            stored.name());
+
+    try (LogCapture logs = LogCapture.ofEveryLevel(SchemaEvolver.class)) {
+      assertThatThrownBy(
+              () ->
+                  SchemaEvolver.evolve(
+                      table,
+                      diffTo(withField("x", Schema.OPTIONAL_STRING_SCHEMA)),
+                      secrets::describe,
+                      pauses::add))
+          .isInstanceOf(ConnectException.class);
+
+      assertThat(logs.at("DEBUG"))
+          .hasSize(SchemaEvolver.MAX_ATTEMPTS)
+          .allMatch(line -> line.contains("Cannot commit to jdbc:postgresql://floe:[hidden]@db"));
+      assertThat(logs.text()).doesNotContain(secret);
+    }
   }
 
   @Test
@@ -306,7 +373,7 @@ class SchemaEvolverTest {
             pool.submit(
                 () -> {
                   start.await();
-                  return SchemaEvolver.evolve(table, diffTo(record));
+                  return SchemaEvolver.evolve(table, diffTo(record), Throwable::toString);
                 }));
       }
       start.countDown();
@@ -330,9 +397,9 @@ class SchemaEvolverTest {
     Function<org.apache.iceberg.Schema, List<SchemaChange>> ids =
         schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("id", "old.a"));
 
-    SchemaEvolver.evolve(table, ids, pauses::add);
+    SchemaEvolver.evolve(table, ids, Throwable::toString, pauses::add);
     String afterFirst = metadataLocation(load());
-    SchemaEvolver.evolve(load(), ids, pauses::add);
+    SchemaEvolver.evolve(load(), ids, Throwable::toString, pauses::add);
 
     assertThat(load().schema().identifierFieldNames()).containsExactlyInAnyOrder("id", "old.a");
     assertThat(load().schema().findField("old.a").fieldId()).isEqualTo(fieldIdOfA);
@@ -348,6 +415,7 @@ class SchemaEvolverTest {
                 SchemaEvolver.evolve(
                     load(),
                     schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("count")),
+                    Throwable::toString,
                     pauses::add))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("iceberg.table.db.events.id-columns")
