@@ -284,7 +284,8 @@ class ConfigValidationTest {
         "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\""
             + " password=\"a;b com.sun.security.auth.module.JndiLoginModule required\";",
         "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
-        "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;"
+        "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;",
+        "software.amazon.msk.auth.iam.IAMLoginModule required;"
       })
   void acceptsTheStandardSaslLoginModules(String jaas) {
     Map<String, String> config = valid();
