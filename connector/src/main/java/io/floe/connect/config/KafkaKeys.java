@@ -73,7 +73,10 @@ public record KafkaKeys(
         "Kafka bootstrap servers");
   }
 
-  /** Bootstrap servers that are set, or found from the worker; login modules that are allowed. */
+  /**
+   * Bootstrap servers that are set, or found from the worker; login modules that are allowed; TLS
+   * stores that open and hold valid certificates ({@link KafkaTlsStores}).
+   */
   static void check(
       Map<String, ConfigValue> values, Map<String, String> props, WorkerKafka worker) {
     if (ConfigValidation.valid(values, KAFKA_BOOTSTRAP_SERVERS)
@@ -91,6 +94,7 @@ public record KafkaKeys(
       SaslLoginModules.problem(jaas)
           .ifPresent(problem -> ConfigValidation.error(values, KAFKA_JAAS_CONFIG, problem));
     }
+    KafkaTlsStores.check(values, props);
   }
 
   /**
