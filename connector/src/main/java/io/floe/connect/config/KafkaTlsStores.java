@@ -60,8 +60,9 @@ final class KafkaTlsStores {
 
   /**
    * What is wrong with the {@code store} ("keystore" or "truststore") that the keys under {@code
-   * prefix} name, at {@code now}; empty when it is fine, not set, a PEM store, or given without a
-   * password (Kafka then opens it as it can).
+   * prefix} name, at {@code now}; empty when it is fine, not set, a PEM store, given without a
+   * password (Kafka then opens it as it can), or by a config provider reference the worker left
+   * unresolved (it defines no such provider, and will refuse the connector for it).
    */
   static Optional<String> problem(
       Map<String, String> props, String prefix, String store, String clients, Instant now) {
@@ -72,6 +73,8 @@ final class KafkaTlsStores {
     if (location == null
         || location.isBlank()
         || password == null
+        || location.contains("${")
+        || password.contains("${")
         || type.toUpperCase(Locale.ROOT).equals("PEM")) {
       return Optional.empty();
     }

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,13 +73,19 @@ class KafkaTlsStoresTest {
     return file;
   }
 
-  private static Map<String, List<String>> errors(Map<String, String> extra) {
+  /** A connector config without bootstrap servers. */
+  private static Map<String, String> connector() {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", IcebergSinkConnector.class.getName());
     config.put("topics", "events");
     config.put(RoutingKeys.TABLES, "db.events");
     config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
     config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
+    return config;
+  }
+
+  private static Map<String, List<String>> errors(Map<String, String> extra) {
+    Map<String, String> config = connector();
     config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, "localhost:9093");
     config.putAll(extra);
     return new IcebergSinkConnector()
@@ -95,6 +102,39 @@ class KafkaTlsStoresTest {
         password,
         prefix + "ssl.keystore.type",
         "PKCS12");
+  }
+
+  /** Errors of {@code config} on a worker started with these properties. */
+  private static Map<String, List<String>> errorsOnWorker(
+      String workerProperties, Map<String, String> config) throws IOException {
+    WorkerKafka worker = WorkerFiles.distributedWorker(dir, workerProperties);
+    return ConfigValidation.addCrossFieldErrors(
+            new Config(FloeSinkConfig.CONFIG_DEF.validate(config)), config, worker)
+        .configValues()
+        .stream()
+        .filter(value -> !value.errorMessages().isEmpty())
+        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+  }
+
+  @Test
+  void aStorePasswordTheWorkerReadsThroughAProviderIsRequiredOfTheControlClients()
+      throws IOException {
+    String worker =
+        "bootstrap.servers=broker:9093\nsecurity.protocol=SSL\n"
+            + "ssl.truststore.location=/etc/tls/truststore.p12\n"
+            + "ssl.truststore.password=${file:/etc/secrets/tls.properties:truststore}\n";
+
+    assertThat(errorsOnWorker(worker, connector()))
+        .containsOnlyKeys("iceberg.kafka.ssl.truststore.password")
+        .extractingByKey("iceberg.kafka.ssl.truststore.password", InstanceOfAssertFactories.LIST)
+        .singleElement()
+        .asString()
+        .contains("the control clients take ssl.truststore.location from the Connect worker")
+        .contains("the worker's ssl.truststore.password is a config provider reference");
+
+    Map<String, String> config = connector();
+    config.put("iceberg.kafka.ssl.truststore.password", "${file:/s.properties:truststore}");
+    assertThat(errorsOnWorker(worker, config)).isEmpty();
   }
 
   @Test

@@ -21,7 +21,7 @@ import java.util.Map;
  * storage is formatted ({@code kafka-storage format --add-scram}). Such a user may do nothing until
  * an ACL allows it ({@link Acls}).
  */
-public final class KafkaSecurity {
+public final class KafkaSecurity implements BrokerSecurity {
   /** The super user: the broker, the controller, and the tests' admin client. */
   public static final String ADMIN = "admin";
 
@@ -75,8 +75,8 @@ public final class KafkaSecurity {
     return "User:" + user;
   }
 
-  /** The broker's settings; they replace the plain listeners of the default configuration. */
-  Map<String, String> serverProperties(int port, int controllerPort) {
+  @Override
+  public Map<String, String> serverProperties(int port, int controllerPort) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put(
         "listeners",
@@ -116,7 +116,8 @@ public final class KafkaSecurity {
   }
 
   /** The arguments of {@code kafka-storage format} that create the SCRAM users. */
-  List<String> formatArguments() {
+  @Override
+  public List<String> formatArguments() {
     List<String> args = new ArrayList<>();
     passwords.forEach(
         (user, password) -> {
@@ -126,6 +127,11 @@ public final class KafkaSecurity {
           }
         });
     return args;
+  }
+
+  @Override
+  public Map<String, Object> adminLogin() {
+    return clientProperties(ADMIN);
   }
 
   /** The client settings that log in as {@code user}. */
