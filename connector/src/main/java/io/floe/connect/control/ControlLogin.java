@@ -87,18 +87,14 @@ public final class ControlLogin {
         + " ssl.*) against the broker's listener.";
   }
 
-  /** Each exception's class and message in the cause chain, outermost first. */
+  /** Kafka's message and each cause's, outermost first: where the JDK says what failed. */
   private static String causes(Throwable error) {
-    StringBuilder chain = new StringBuilder();
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (chain.length() > 0) {
-        chain.append("; caused by: ");
-      }
-      chain.append(t.getClass().getName());
-      if (t.getMessage() != null) {
-        chain.append(": ").append(t.getMessage());
-      }
+    StringBuilder messages = new StringBuilder(String.valueOf(error.getMessage()));
+    Throwable cause = error.getCause();
+    while (cause != null && cause != cause.getCause()) {
+      messages.append("; ").append(cause);
+      cause = cause.getCause();
     }
-    return chain.toString();
+    return messages.toString();
   }
 }

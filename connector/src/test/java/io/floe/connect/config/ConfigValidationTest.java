@@ -25,12 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConfigValidationTest {
 
   private static Map<String, String> valid() {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", IcebergSinkConnector.class.getName());
-    config.put("topics", "events");
-    config.put(RoutingKeys.TABLES, "db.events");
-    config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
-    config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
+    Map<String, String> config = MinimalConfigs.withoutBootstrapServers();
     config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
     return config;
   }

@@ -10,7 +10,6 @@ import io.floe.connect.IcebergSinkConnector;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -73,19 +72,8 @@ class KafkaTlsStoresTest {
     return file;
   }
 
-  /** A connector config without bootstrap servers. */
-  private static Map<String, String> connector() {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", IcebergSinkConnector.class.getName());
-    config.put("topics", "events");
-    config.put(RoutingKeys.TABLES, "db.events");
-    config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
-    config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
-    return config;
-  }
-
   private static Map<String, List<String>> errors(Map<String, String> extra) {
-    Map<String, String> config = connector();
+    Map<String, String> config = MinimalConfigs.withoutBootstrapServers();
     config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, "localhost:9093");
     config.putAll(extra);
     return new IcebergSinkConnector()
@@ -124,7 +112,7 @@ class KafkaTlsStoresTest {
             + "ssl.truststore.location=/etc/tls/truststore.p12\n"
             + "ssl.truststore.password=${file:/etc/secrets/tls.properties:truststore}\n";
 
-    assertThat(errorsOnWorker(worker, connector()))
+    assertThat(errorsOnWorker(worker, MinimalConfigs.withoutBootstrapServers()))
         .containsOnlyKeys("iceberg.kafka.ssl.truststore.password")
         .extractingByKey("iceberg.kafka.ssl.truststore.password", InstanceOfAssertFactories.LIST)
         .singleElement()
@@ -132,7 +120,7 @@ class KafkaTlsStoresTest {
         .contains("the control clients take ssl.truststore.location from the Connect worker")
         .contains("the worker's ssl.truststore.password is a config provider reference");
 
-    Map<String, String> config = connector();
+    Map<String, String> config = MinimalConfigs.withoutBootstrapServers();
     config.put("iceberg.kafka.ssl.truststore.password", "${file:/s.properties:truststore}");
     assertThat(errorsOnWorker(worker, config)).isEmpty();
   }

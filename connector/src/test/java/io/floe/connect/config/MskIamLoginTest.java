@@ -45,19 +45,9 @@ class MskIamLoginTest {
         CALLBACK_HANDLER);
   }
 
-  private static Map<String, String> connector() {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", IcebergSinkConnector.class.getName());
-    config.put("topics", "events");
-    config.put(RoutingKeys.TABLES, "db.events");
-    config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
-    config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
-    return config;
-  }
-
   @Test
   void theIamLoginOfTheControlClientsValidates() {
-    Map<String, String> config = connector();
+    Map<String, String> config = MinimalConfigs.withoutBootstrapServers();
     config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, "b-1.msk.example:9098");
     mskIam().forEach((key, value) -> config.put(KafkaKeys.KAFKA_PREFIX + key, value));
 
@@ -79,7 +69,7 @@ class MskIamLoginTest {
     mskIam().forEach((key, value) -> properties.append(key).append('=').append(value).append('\n'));
     WorkerKafka worker = WorkerFiles.distributedWorker(dir, properties.toString());
 
-    assertThat(new FloeSinkConfig(connector()).kafkaProperties(worker))
+    assertThat(new FloeSinkConfig(MinimalConfigs.withoutBootstrapServers()).kafkaProperties(worker))
         .containsEntry("bootstrap.servers", "b-1.msk.example:9098")
         .containsEntry("sasl.mechanism", "AWS_MSK_IAM")
         .containsEntry("sasl.jaas.config", JAAS)

@@ -36,7 +36,7 @@ class ControlLoginTest {
                 + ENDPOINT)
         .contains("the broker's certificate is not trusted")
         .contains("iceberg.kafka.ssl.truststore.location")
-        .contains("SSL handshake failed; caused by: javax.net.ssl.SSLHandshakeException: PKIX");
+        .contains("SSL handshake failed; javax.net.ssl.SSLHandshakeException: PKIX");
   }
 
   @Test

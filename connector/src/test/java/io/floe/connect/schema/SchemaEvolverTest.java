@@ -14,6 +14,7 @@ import io.floe.connect.avro.AvroParameters;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.FormerNames;
+import io.floe.connect.deletes.FailingCommits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,14 +29,10 @@ import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -305,41 +302,13 @@ class SchemaEvolverTest {
     String secret = "s3cr3t-41d0aa7e";
     Secrets secrets = Secrets.of(Map.of("iceberg.catalog.jdbc.password", secret));
     Table stored = load();
-    TableOperations ops = ((HasTableOperations) stored).operations();
     Table table =
         new BaseTable(
-            new TableOperations() {
-              @Override
-              public TableMetadata current() {
-                return ops.current();
-              }
-
-              @Override
-              public TableMetadata refresh() {
-                return ops.refresh();
-              }
-
-              @Override
-              public void commit(TableMetadata base, TableMetadata metadata) {
-                throw new CommitFailedException(
-                    "Cannot commit to jdbc:postgresql://floe:%s@db/iceberg", secret);
-              }
-
-              @Override
-              public FileIO io() {
-                return ops.io();
-              }
-
-              @Override
-              public String metadataFileLocation(String fileName) {
-                return ops.metadataFileLocation(fileName);
-              }
-
-              @Override
-              public LocationProvider locationProvider() {
-                return ops.locationProvider();
-              }
-            },
+            new FailingCommits(
+                ((HasTableOperations) stored).operations(),
+                () ->
+                    new CommitFailedException(
+                        "Cannot commit to jdbc:postgresql://floe:%s@db/iceberg", secret)),
             stored.name());
 
     try (LogCapture logs = LogCapture.ofEveryLevel(SchemaEvolver.class)) {

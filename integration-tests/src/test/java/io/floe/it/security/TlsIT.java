@@ -144,6 +144,9 @@ class TlsIT {
                 PluginInstall.pluginPath(),
                 new ConnectWorker.Options()
                     .groupId(WORKER_GROUP)
+                    // a killed worker's sink consumers leave their group soon
+                    .workerProperty("consumer.session.timeout.ms", "6000")
+                    .workerProperty("consumer.heartbeat.interval.ms", "2000")
                     .workerProperties(
                         tls.workerProperties(
                             workerKeystore,

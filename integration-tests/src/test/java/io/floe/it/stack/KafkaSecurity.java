@@ -77,15 +77,8 @@ public final class KafkaSecurity implements BrokerSecurity {
 
   @Override
   public Map<String, String> serverProperties(int port, int controllerPort) {
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put(
-        "listeners",
-        LISTENER + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    props.put("advertised.listeners", LISTENER + "://127.0.0.1:" + port);
-    props.put("inter.broker.listener.name", LISTENER);
-    props.put(
-        "listener.security.protocol.map",
-        "CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT");
+    Map<String, String> props =
+        BrokerSecurity.listenersWithAcls(LISTENER, port, controllerPort, principal(ADMIN));
     props.put("sasl.enabled.mechanisms", PLAIN + "," + SCRAM);
     props.put("sasl.mechanism.inter.broker.protocol", PLAIN);
     props.put("sasl.mechanism.controller.protocol", PLAIN);
@@ -96,9 +89,6 @@ public final class KafkaSecurity implements BrokerSecurity {
     props.put(
         "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
         "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-    props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-    props.put("allow.everyone.if.no.acl.found", "false");
-    props.put("super.users", principal(ADMIN));
     return props;
   }
 

@@ -56,13 +56,9 @@ public final class KafkaTls implements BrokerSecurity {
 
   @Override
   public Map<String, String> serverProperties(int port, int controllerPort) {
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put(
-        "listeners",
-        LISTENER + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    props.put("advertised.listeners", LISTENER + "://127.0.0.1:" + port);
-    props.put("inter.broker.listener.name", LISTENER);
-    props.put("listener.security.protocol.map", "CONTROLLER:SSL,SSL:SSL");
+    Map<String, String> props =
+        BrokerSecurity.listenersWithAcls(
+            LISTENER, port, controllerPort, principal(BROKER) + ";" + principal(ADMIN));
     props.put("ssl.keystore.location", brokerKeystore.toString());
     props.put("ssl.keystore.password", authority.password());
     props.put("ssl.keystore.type", TYPE);
@@ -71,9 +67,6 @@ public final class KafkaTls implements BrokerSecurity {
     props.put("ssl.truststore.type", TYPE);
     props.put("ssl.client.auth", "required");
     props.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+)$/$1/,DEFAULT");
-    props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-    props.put("allow.everyone.if.no.acl.found", "false");
-    props.put("super.users", principal(BROKER) + ";" + principal(ADMIN));
     return props;
   }
 
