@@ -99,6 +99,7 @@ class PluginZipIT {
             "glue-",
             "apache5-client-",
             "url-connection-client-",
+            "aws-msk-iam-auth-",
             "hadoop-common-",
             "hadoop-auth-",
             "hadoop-mapreduce-client-core-",
