@@ -71,7 +71,9 @@ class WriteFailureLogsTest {
             "t",
             PartitionSpec.unpartitioned(),
             Map.of(TableProperties.DEFAULT_FILE_FORMAT, "avro"));
-    FileIO failing = new FailingIO(false, ((HasTableOperations) stored).operations().io());
+    FileIO failing =
+        new StreamWrappingIO(
+            ((HasTableOperations) stored).operations().io(), (out, path) -> failingOnClose(out));
     Table table =
         new BaseTable(((HasTableOperations) stored).operations(), stored.name()) {
           @Override
@@ -97,23 +99,8 @@ class WriteFailureLogsTest {
     assertThat(logs.text()).contains("refused").doesNotContain(SECRET);
   }
 
-  /**
-   * A store that refuses every delete, and every upload when it is closed, quoting a secret; a bulk
-   * store that fails a bulk delete as a whole or file by file.
-   */
-  private static final class FailingIO implements FileIO, SupportsBulkOperations {
-    private final boolean partly;
-    private final FileIO files;
-
-    FailingIO(boolean partly) {
-      this(partly, null);
-    }
-
-    FailingIO(boolean partly, FileIO files) {
-      this.partly = partly;
-      this.files = files;
-    }
-
+  /** A store that refuses every delete quoting a secret: as a whole, or for some files. */
+  private record FailingIO(boolean partly) implements FileIO, SupportsBulkOperations {
     @Override
     public void deleteFiles(Iterable<String> paths) {
       if (partly) {
@@ -128,63 +115,43 @@ class WriteFailureLogsTest {
     }
 
     @Override
+    public void deleteFile(String path) {
+      throw new IllegalStateException(LEAK);
+    }
+
+    @Override
     public InputFile newInputFile(String path) {
-      return files.newInputFile(path);
+      throw new UnsupportedOperationException();
     }
 
     @Override
     public OutputFile newOutputFile(String path) {
-      OutputFile file = files.newOutputFile(path);
-      return new OutputFile() {
-        @Override
-        public PositionOutputStream create() {
-          return failingOnClose(file.create());
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite() {
-          return failingOnClose(file.createOrOverwrite());
-        }
-
-        @Override
-        public String location() {
-          return file.location();
-        }
-
-        @Override
-        public InputFile toInputFile() {
-          return file.toInputFile();
-        }
-      };
+      throw new UnsupportedOperationException();
     }
+  }
 
-    private static PositionOutputStream failingOnClose(PositionOutputStream out) {
-      return new PositionOutputStream() {
-        @Override
-        public long getPos() throws IOException {
-          return out.getPos();
-        }
+  /** A stream whose upload fails when it is closed, quoting a secret. */
+  private static PositionOutputStream failingOnClose(PositionOutputStream out) {
+    return new PositionOutputStream() {
+      @Override
+      public long getPos() throws IOException {
+        return out.getPos();
+      }
 
-        @Override
-        public void write(int b) throws IOException {
-          out.write(b);
-        }
+      @Override
+      public void write(int b) throws IOException {
+        out.write(b);
+      }
 
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          out.write(b, off, len);
-        }
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
 
-        @Override
-        public void close() throws IOException {
-          throw new IOException(LEAK);
-        }
-      };
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      throw new IllegalStateException(LEAK);
-    }
+      @Override
+      public void close() throws IOException {
+        throw new IOException(LEAK);
+      }
+    };
   }
 }
