@@ -102,6 +102,7 @@ class PluginZipIT {
             "libthrift-",
             "apache5-client-",
             "url-connection-client-",
+            "aws-msk-iam-auth-",
             "hadoop-common-",
             "hadoop-auth-",
             "hadoop-mapreduce-client-core-",

@@ -5,6 +5,7 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.control.ControlLogin;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.KafkaClients;
 import io.floe.connect.maintain.OrphanFiles;
@@ -34,6 +35,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -94,7 +96,11 @@ public final class Committer implements AutoCloseable {
     Supplier<ConsumerGroupMetadata> group = ConnectConsumerAccess.groupMetadata(context);
     groupId = group.get().groupId();
     admin = clients.admin("floe-admin-" + settings.taskId());
-    topic = ControlTopic.ensure(admin, config.controlTopic());
+    try {
+      topic = ControlTopic.ensure(admin, config.controlTopic());
+    } catch (AuthenticationException e) {
+      throw ControlLogin.explain(e, clients.endpoint());
+    }
     electionPartition = electionPartition();
     worker = new Worker(settings, writer, awaitReported, clients, topic, group, clock, taskMetrics);
     worker.start();

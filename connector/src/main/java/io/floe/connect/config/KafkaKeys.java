@@ -73,7 +73,10 @@ public record KafkaKeys(
         "Kafka bootstrap servers");
   }
 
-  /** Bootstrap servers that are set, or found from the worker; login modules that are allowed. */
+  /**
+   * Bootstrap servers that are set, or found from the worker; login modules that are allowed; TLS
+   * stores that open and hold valid certificates ({@link KafkaTlsStores}).
+   */
   static void check(
       Map<String, ConfigValue> values, Map<String, String> props, WorkerKafka worker) {
     Optional<String> explicit = explicit((String) values.get(KAFKA_BOOTSTRAP_SERVERS).value());
@@ -101,6 +104,55 @@ public record KafkaKeys(
       SaslLoginModules.problem(jaas)
           .ifPresent(problem -> ConfigValidation.error(values, KAFKA_JAAS_CONFIG, problem));
     }
+    KafkaTlsStores.check(values, props);
+    if (explicit(props.get(KAFKA_BOOTSTRAP_SERVERS)).isEmpty()) {
+      worker.find().ifPresent(found -> checkInherited(values, props, found));
+    }
+  }
+
+  /**
+   * The secrets the control clients need along with the worker settings they inherit, but which the
+   * worker reads through a config provider that only it resolves: each must be given under {@code
+   * iceberg.kafka.*}, or the clients would fail to log in with Kafka's bare "SSL handshake failed"
+   * or JAAS error.
+   */
+  private static void checkInherited(
+      Map<String, ConfigValue> values, Map<String, String> props, WorkerKafka.Found found) {
+    Map<String, String> needs =
+        Map.of(
+            "ssl.keystore.password",
+            "ssl.keystore.location",
+            "ssl.truststore.password",
+            "ssl.truststore.location",
+            "ssl.key.password",
+            "ssl.keystore.location",
+            SaslLoginModules.JAAS_CONFIG,
+            "sasl.mechanism");
+    needs.forEach(
+        (secret, setting) -> {
+          if (found.unresolved().contains(secret)
+              && (found.clientProperties().containsKey(setting)
+                  || found.unresolved().contains(setting))
+              && !props.containsKey(KAFKA_PREFIX + setting)
+              && !props.containsKey(KAFKA_PREFIX + secret)) {
+            ConfigValidation.error(
+                values,
+                KAFKA_PREFIX + secret,
+                "Required here: the control clients take "
+                    + setting
+                    + " from the Connect worker ("
+                    + found.source()
+                    + "), but the worker's "
+                    + secret
+                    + " is a config provider reference, which only the worker resolves. Give the"
+                    + " control clients theirs in "
+                    + KAFKA_PREFIX
+                    + secret
+                    + " (by reference too), or set "
+                    + KAFKA_BOOTSTRAP_SERVERS
+                    + " with the control clients' own settings.");
+          }
+        });
   }
 
   /**

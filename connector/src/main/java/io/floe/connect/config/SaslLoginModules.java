@@ -11,9 +11,11 @@ import java.util.Set;
 
 /**
  * The JAAS login modules the control-topic clients accept in a pass-through {@code
- * iceberg.kafka.sasl.jaas.config}: Kafka's PLAIN, SCRAM and OAUTHBEARER modules and Kerberos. Any
- * other module (JNDI or LDAP based ones in particular) could make the worker load code or contact
- * hosts named in a connector config, so it is refused.
+ * iceberg.kafka.sasl.jaas.config}, or inherit from the worker: Kafka's PLAIN, SCRAM and OAUTHBEARER
+ * modules, Kerberos, and Amazon MSK's IAM module (SASL mechanism {@code AWS_MSK_IAM}, with its
+ * callback handler {@code software.amazon.msk.auth.iam.IAMClientCallbackHandler}; the plugin
+ * bundles both). Any other module (JNDI or LDAP based ones in particular) could make the worker
+ * load code or contact hosts named in a connector config, so it is refused.
  */
 final class SaslLoginModules {
   static final String JAAS_CONFIG = "sasl.jaas.config";
@@ -23,7 +25,8 @@ final class SaslLoginModules {
           "org.apache.kafka.common.security.plain.PlainLoginModule",
           "org.apache.kafka.common.security.scram.ScramLoginModule",
           "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",
-          "com.sun.security.auth.module.Krb5LoginModule");
+          "com.sun.security.auth.module.Krb5LoginModule",
+          "software.amazon.msk.auth.iam.IAMLoginModule");
 
   private SaslLoginModules() {}
 
@@ -40,8 +43,9 @@ final class SaslLoginModules {
             "Login module "
                 + module
                 + " is not allowed for the control-topic clients: use one of PlainLoginModule,"
-                + " ScramLoginModule, OAuthBearerLoginModule (org.apache.kafka.common.security.*)"
-                + " or com.sun.security.auth.module.Krb5LoginModule.");
+                + " ScramLoginModule, OAuthBearerLoginModule (org.apache.kafka.common.security.*),"
+                + " com.sun.security.auth.module.Krb5LoginModule or"
+                + " software.amazon.msk.auth.iam.IAMLoginModule.");
       }
     }
     return Optional.empty();

@@ -15,7 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -68,8 +70,11 @@ public final class WorkerKafka {
     return new WorkerKafka(System::getProperty, System::getenv);
   }
 
-  /** Where the settings were found, and the client settings found there. */
-  public record Found(String source, Map<String, String> clientProperties) {
+  /**
+   * Where the settings were found, the client settings found there, and the client settings left
+   * out because their value is a config provider reference.
+   */
+  public record Found(String source, Map<String, String> clientProperties, Set<String> unresolved) {
     public String bootstrapServers() {
       return clientProperties.get("bootstrap.servers");
     }
@@ -138,12 +143,13 @@ public final class WorkerKafka {
     }
     Properties properties = file.get().properties();
     Map<String, String> client = new TreeMap<>();
+    Set<String> unresolved = new TreeSet<>();
     for (String key : properties.stringPropertyNames()) {
       if (isClientSetting(key)) {
-        putResolved(client, key, properties.getProperty(key));
+        putResolved(client, unresolved, key, properties.getProperty(key));
       }
     }
-    return found("worker properties file " + file.get().path(), client);
+    return found("worker properties file " + file.get().path(), client, unresolved);
   }
 
   private Optional<Found> fromEnvironment() {
@@ -153,26 +159,28 @@ public final class WorkerKafka {
         continue;
       }
       Map<String, String> client = new TreeMap<>();
-      putResolved(client, "bootstrap.servers", servers);
+      Set<String> unresolved = new TreeSet<>();
+      putResolved(client, unresolved, "bootstrap.servers", servers);
       if (variable.equals("CONNECT_BOOTSTRAP_SERVERS")) {
         for (String key : List.of("security.protocol", "sasl.mechanism", "sasl.jaas.config")) {
           String value =
               environment.apply("CONNECT_" + key.replace('.', '_').toUpperCase(Locale.ROOT));
           if (value != null) {
-            putResolved(client, key, value);
+            putResolved(client, unresolved, key, value);
           }
         }
       }
-      return found("environment variable " + variable, client);
+      return found("environment variable " + variable, client, unresolved);
     }
     return Optional.empty();
   }
 
-  private static Optional<Found> found(String source, Map<String, String> client) {
+  private static Optional<Found> found(
+      String source, Map<String, String> client, Set<String> unresolved) {
     String servers = client.get("bootstrap.servers");
     return servers == null || servers.isBlank()
         ? Optional.empty()
-        : Optional.of(new Found(source, Map.copyOf(client)));
+        : Optional.of(new Found(source, Map.copyOf(client), Set.copyOf(unresolved)));
   }
 
   private static boolean isClientSetting(String key) {
@@ -182,9 +190,12 @@ public final class WorkerKafka {
         || key.startsWith("ssl.");
   }
 
-  private static void putResolved(Map<String, String> client, String key, String value) {
+  private static void putResolved(
+      Map<String, String> client, Set<String> unresolved, String key, String value) {
     String trimmed = value.trim();
-    if (!trimmed.contains("${")) {
+    if (trimmed.contains("${")) {
+      unresolved.add(key);
+    } else {
       client.put(key, trimmed);
     }
   }

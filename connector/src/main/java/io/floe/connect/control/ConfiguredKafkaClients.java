@@ -6,6 +6,7 @@ package io.floe.connect.control;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -55,6 +56,14 @@ public final class ConfiguredKafkaClients implements KafkaClients {
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  @Override
+  public String endpoint() {
+    return base.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)
+        + " (security.protocol="
+        + base.getOrDefault(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "PLAINTEXT")
+        + ")";
   }
 
   @Override

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -178,6 +179,9 @@ public final class ControlChannel implements AutoCloseable {
     } catch (AuthorizationException e) {
       closeQuietly(consumer, producer);
       throw MissingAcl.explain(e, MissingAcl.TopicUse.READ, topic.name(), null);
+    } catch (AuthenticationException e) {
+      closeQuietly(consumer, producer);
+      throw ControlLogin.explain(e, clients.endpoint());
     } catch (RuntimeException e) {
       closeQuietly(consumer, producer);
       throw e;
@@ -193,6 +197,9 @@ public final class ControlChannel implements AutoCloseable {
     } catch (AuthorizationException e) {
       producer.close(CLIENT_CLOSE);
       throw MissingAcl.explain(e, MissingAcl.TopicUse.WRITE, topic.name(), transactionalId);
+    } catch (AuthenticationException e) {
+      producer.close(CLIENT_CLOSE);
+      throw ControlLogin.explain(e, clients.endpoint());
     } catch (RuntimeException e) {
       producer.close(CLIENT_CLOSE);
       throw e;

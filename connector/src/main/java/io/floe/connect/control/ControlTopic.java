@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -184,7 +185,8 @@ public record ControlTopic(String name, Uuid id, List<TopicPartition> partitions
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException cause
           && (cause instanceof UnknownTopicOrPartitionException
-              || cause instanceof TopicExistsException)) {
+              || cause instanceof TopicExistsException
+              || cause instanceof AuthenticationException)) {
         throw cause;
       }
       if (e.getCause() instanceof AuthorizationException refused) {

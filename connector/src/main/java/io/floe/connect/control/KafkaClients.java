@@ -21,4 +21,9 @@ public interface KafkaClients {
   Consumer<byte[], byte[]> consumer(String groupId, String clientId);
 
   Admin admin(String clientId);
+
+  /** Where the clients connect, for messages: their bootstrap servers and security protocol. */
+  default String endpoint() {
+    return "its bootstrap servers";
+  }
 }

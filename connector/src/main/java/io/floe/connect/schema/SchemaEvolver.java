@@ -52,15 +52,23 @@ public final class SchemaEvolver {
    * @param table the table; it is refreshed after each commit and each conflict
    * @param diff the changes the given schema needs, e.g. {@code s -> SchemaDiff.between(name,
    *     recordSchema, s, options)}; an exception it throws ends the evolution
+   * @param describe an exception as the log may show it, the connector's secrets masked
    * @return the table's schema afterwards
    * @throws IncompatibleSchemaException if {@code diff} throws it
    * @throws ConnectException if every attempt conflicted, or the thread was interrupted
    */
-  public static Schema evolve(Table table, Function<Schema, List<SchemaChange>> diff) {
-    return evolve(table, diff, duration -> Thread.sleep(duration.toMillis()));
+  public static Schema evolve(
+      Table table,
+      Function<Schema, List<SchemaChange>> diff,
+      Function<Throwable, String> describe) {
+    return evolve(table, diff, describe, duration -> Thread.sleep(duration.toMillis()));
   }
 
-  static Schema evolve(Table table, Function<Schema, List<SchemaChange>> diff, Sleeper sleeper) {
+  static Schema evolve(
+      Table table,
+      Function<Schema, List<SchemaChange>> diff,
+      Function<Throwable, String> describe,
+      Sleeper sleeper) {
     RuntimeException conflict = null;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       Schema current = table.schema();
@@ -75,7 +83,10 @@ public final class SchemaEvolver {
       } catch (CommitFailedException | CommitStateUnknownException e) {
         conflict = e;
         LOG.debug(
-            "Schema update of table {} failed (attempt {}); refreshing", table.name(), attempt, e);
+            "Schema update of table {} failed (attempt {}); refreshing: {}",
+            table.name(),
+            attempt,
+            describe.apply(e));
       }
       if (attempt < MAX_ATTEMPTS) {
         pause(sleeper, backoff(attempt), table);

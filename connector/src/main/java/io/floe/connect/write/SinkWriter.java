@@ -103,7 +103,7 @@ public final class SinkWriter implements AutoCloseable {
     return new SinkWriter(
         config,
         new TableProvider(catalog, config),
-        new WriterPool(options, config.writeProperties(), taskIndex, clock),
+        new WriterPool(options, config.writeProperties(), taskIndex, clock, config.secrets()),
         config.convertOptions(),
         outcomes);
   }

@@ -283,7 +283,7 @@ final class TableStates {
     }
 
     private void evolve(Function<Schema, List<SchemaChange>> diff) {
-      Schema evolved = SchemaEvolver.evolve(table, diff);
+      Schema evolved = SchemaEvolver.evolve(table, diff, pool.secrets()::describe);
       if (evolved.schemaId() != writer.schema().schemaId()) {
         writer.reopen(table);
         schemaChanges++;

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.config.Secrets;
 import io.floe.connect.files.NewFilesOnly;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,6 +63,7 @@ public final class TableWriter {
   private final int taskIndex;
   private final LongSupplier fileFactoryIds;
   private final boolean sharedFiles;
+  private final Secrets secrets;
   private final Map<TopicPartition, FileGroup> groupOf = new HashMap<>();
   private final List<FileGroup> groups = new ArrayList<>();
 
@@ -85,13 +87,15 @@ public final class TableWriter {
       OpenFiles openFiles,
       int taskIndex,
       LongSupplier fileFactoryIds,
-      boolean sharedFiles) {
+      boolean sharedFiles,
+      Secrets secrets) {
     this.identifier = identifier;
     this.writeProperties = Map.copyOf(writeProperties);
     this.openFiles = openFiles;
     this.taskIndex = taskIndex;
     this.fileFactoryIds = fileFactoryIds;
     this.sharedFiles = sharedFiles;
+    this.secrets = secrets;
     configure(table);
   }
 
@@ -317,7 +321,11 @@ public final class TableWriter {
         try {
           openFiles.closeAbandoned(file);
         } catch (RuntimeException e) {
-          LOG.warn("Could not close abandoned data file {} of table {}", current, identifier, e);
+          LOG.warn(
+              "Could not close abandoned data file {} of table {}: {}",
+              current,
+              identifier,
+              secrets.describe(e));
           locations.add(current);
         }
       }
@@ -335,7 +343,7 @@ public final class TableWriter {
           identifier,
           droppedSources,
           locations.size());
-      OrphanFiles.delete(table.io(), locations);
+      OrphanFiles.delete(table.io(), locations, secrets);
     }
     return droppedSources;
   }

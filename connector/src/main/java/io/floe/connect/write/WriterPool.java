@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.config.Secrets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,6 +39,7 @@ public final class WriterPool implements AutoCloseable {
   private final int taskIndex;
   private final WriterPoolOptions options;
   private final OpenFiles openFiles;
+  private final Secrets secrets;
   private final Map<TableIdentifier, TableWriter> writers = new LinkedHashMap<>();
   private long fileFactories;
 
@@ -47,17 +49,29 @@ public final class WriterPool implements AutoCloseable {
    *     Parquet settings...)
    * @param taskIndex the task's number, part of every file name
    * @param clock for the pacing of INFO logs
+   * @param secrets the connector's secrets, masked in what the writers log of a failure
    */
   public WriterPool(
-      WriterPoolOptions options, Map<String, String> writeProperties, int taskIndex, Clock clock) {
+      WriterPoolOptions options,
+      Map<String, String> writeProperties,
+      int taskIndex,
+      Clock clock,
+      Secrets secrets) {
     this.writeProperties = Map.copyOf(writeProperties);
     this.taskIndex = taskIndex;
     this.options = options;
     this.openFiles = new OpenFiles(options, clock);
+    this.secrets = secrets;
   }
 
+  /** A pool of a configuration that holds no secrets. */
   public WriterPool(WriterPoolOptions options, Map<String, String> writeProperties, int taskIndex) {
-    this(options, writeProperties, taskIndex, Clock.systemUTC());
+    this(options, writeProperties, taskIndex, Clock.systemUTC(), Secrets.of(Map.of()));
+  }
+
+  /** The connector's secrets, to mask in what is logged of a failure. */
+  Secrets secrets() {
+    return secrets;
   }
 
   /** The writer of a table, opened on the table the loader returns if there is none yet. */
@@ -74,7 +88,8 @@ public final class WriterPool implements AutoCloseable {
               openFiles,
               taskIndex,
               () -> fileFactories++,
-              options.shareFilesAcrossSourcePartitions());
+              options.shareFilesAcrossSourcePartitions(),
+              secrets);
       writers.put(identifier, writer);
     }
     return writer;

@@ -25,12 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConfigValidationTest {
 
   private static Map<String, String> valid() {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", IcebergSinkConnector.class.getName());
-    config.put("topics", "events");
-    config.put(RoutingKeys.TABLES, "db.events");
-    config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
-    config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
+    Map<String, String> config = MinimalConfigs.withoutBootstrapServers();
     config.put(KafkaKeys.KAFKA_BOOTSTRAP_SERVERS, "localhost:9092");
     return config;
   }
@@ -284,7 +279,8 @@ class ConfigValidationTest {
         "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\""
             + " password=\"a;b com.sun.security.auth.module.JndiLoginModule required\";",
         "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
-        "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;"
+        "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;",
+        "software.amazon.msk.auth.iam.IAMLoginModule required;"
       })
   void acceptsTheStandardSaslLoginModules(String jaas) {
     Map<String, String> config = valid();

@@ -15,7 +15,7 @@ import org.apache.iceberg.io.LocationProvider;
  * A table's operations whose every commit fails with the given exception, and is counted: before
  * the commit is applied, or, as when a catalog's answer is lost, after it.
  */
-final class FailingCommits implements TableOperations {
+public final class FailingCommits implements TableOperations {
   private final TableOperations ops;
   private final Supplier<RuntimeException> failure;
   private final boolean lands;
@@ -23,7 +23,7 @@ final class FailingCommits implements TableOperations {
   private RuntimeException lastFailure;
 
   /** Commits that fail and are not applied. */
-  FailingCommits(TableOperations ops, Supplier<RuntimeException> failure) {
+  public FailingCommits(TableOperations ops, Supplier<RuntimeException> failure) {
     this(ops, failure, false);
   }
 

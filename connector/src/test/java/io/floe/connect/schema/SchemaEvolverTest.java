@@ -9,9 +9,12 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.LogCapture;
 import io.floe.connect.avro.AvroParameters;
+import io.floe.connect.config.Secrets;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.FormerNames;
+import io.floe.connect.deletes.FailingCommits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +25,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
@@ -87,7 +92,7 @@ class SchemaEvolverTest {
   }
 
   private org.apache.iceberg.Schema evolve(Table table, Schema record) {
-    return SchemaEvolver.evolve(table, diffTo(record), pauses::add);
+    return SchemaEvolver.evolve(table, diffTo(record), Throwable::toString, pauses::add);
   }
 
   @Test
@@ -281,7 +286,7 @@ class SchemaEvolverTest {
           return List.of(new AddColumn(null, "mine_" + round[0], Types.StringType.get(), null));
         };
 
-    assertThatThrownBy(() -> SchemaEvolver.evolve(table, racing, pauses::add))
+    assertThatThrownBy(() -> SchemaEvolver.evolve(table, racing, Throwable::toString, pauses::add))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("failed " + SchemaEvolver.MAX_ATTEMPTS + " times");
     assertThat(round[0]).isEqualTo(SchemaEvolver.MAX_ATTEMPTS);
@@ -290,6 +295,37 @@ class SchemaEvolverTest {
     assertThat(pauses.get(0)).isEqualTo(Duration.ofMillis(25));
     assertThat(pauses.get(pauses.size() - 1)).isEqualTo(Duration.ofSeconds(1));
     assertThat(load().schema().columns()).noneMatch(column -> column.name().startsWith("mine_"));
+  }
+
+  @Test
+  void aRetriedConflictIsLoggedWithTheSecretsMasked() {
+    String secret = "s3cr3t-41d0aa7e";
+    Secrets secrets = Secrets.of(Map.of("iceberg.catalog.jdbc.password", secret));
+    Table stored = load();
+    Table table =
+        new BaseTable(
+            new FailingCommits(
+                ((HasTableOperations) stored).operations(),
+                () ->
+                    new CommitFailedException(
+                        "Cannot commit to jdbc:postgresql://floe:%s@db/iceberg", secret)),
+            stored.name());
+
+    try (LogCapture logs = LogCapture.ofEveryLevel(SchemaEvolver.class)) {
+      assertThatThrownBy(
+              () ->
+                  SchemaEvolver.evolve(
+                      table,
+                      diffTo(withField("x", Schema.OPTIONAL_STRING_SCHEMA)),
+                      secrets::describe,
+                      pauses::add))
+          .isInstanceOf(ConnectException.class);
+
+      assertThat(logs.at("DEBUG"))
+          .hasSize(SchemaEvolver.MAX_ATTEMPTS)
+          .allMatch(line -> line.contains("Cannot commit to jdbc:postgresql://floe:[hidden]@db"));
+      assertThat(logs.text()).doesNotContain(secret);
+    }
   }
 
   @Test
@@ -306,7 +342,7 @@ class SchemaEvolverTest {
             pool.submit(
                 () -> {
                   start.await();
-                  return SchemaEvolver.evolve(table, diffTo(record));
+                  return SchemaEvolver.evolve(table, diffTo(record), Throwable::toString);
                 }));
       }
       start.countDown();
@@ -330,9 +366,9 @@ class SchemaEvolverTest {
     Function<org.apache.iceberg.Schema, List<SchemaChange>> ids =
         schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("id", "old.a"));
 
-    SchemaEvolver.evolve(table, ids, pauses::add);
+    SchemaEvolver.evolve(table, ids, Throwable::toString, pauses::add);
     String afterFirst = metadataLocation(load());
-    SchemaEvolver.evolve(load(), ids, pauses::add);
+    SchemaEvolver.evolve(load(), ids, Throwable::toString, pauses::add);
 
     assertThat(load().schema().identifierFieldNames()).containsExactlyInAnyOrder("id", "old.a");
     assertThat(load().schema().findField("old.a").fieldId()).isEqualTo(fieldIdOfA);
@@ -348,6 +384,7 @@ class SchemaEvolverTest {
                 SchemaEvolver.evolve(
                     load(),
                     schema -> SetIdentifierFields.toMatch(ID.toString(), schema, List.of("count")),
+                    Throwable::toString,
                     pauses::add))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("iceberg.table.db.events.id-columns")

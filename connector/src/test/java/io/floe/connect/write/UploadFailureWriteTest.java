@@ -30,8 +30,6 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.common.TopicPartition;
@@ -94,51 +92,14 @@ class UploadFailureWriteTest {
     public Table loadTable(TableIdentifier identifier) {
       Table table = super.loadTable(identifier);
       TableOperations ops = ((HasTableOperations) table).operations();
-      FileIO io = new RefusingIO(ops.io(), this);
+      FileIO io =
+          new StreamWrappingIO(ops.io(), (out, path) -> new RefusingStream(out, path, this));
       return new BaseTable(ops, table.name()) {
         @Override
         public FileIO io() {
           return io;
         }
       };
-    }
-  }
-
-  private record RefusingIO(FileIO io, RefusingStore store) implements FileIO {
-    @Override
-    public InputFile newInputFile(String path) {
-      return io.newInputFile(path);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String path) {
-      OutputFile file = io.newOutputFile(path);
-      return new OutputFile() {
-        @Override
-        public PositionOutputStream create() {
-          return new RefusingStream(file.create(), path, store);
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite() {
-          return new RefusingStream(file.createOrOverwrite(), path, store);
-        }
-
-        @Override
-        public String location() {
-          return file.location();
-        }
-
-        @Override
-        public InputFile toInputFile() {
-          return file.toInputFile();
-        }
-      };
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      io.deleteFile(path);
     }
   }
 

@@ -62,21 +62,21 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /**
-   * Starts a broker whose only client listener is {@code SASL_PLAINTEXT}, with ACLs on; {@link
-   * #admin()} and {@link #stringProducer()} log in as its super user.
+   * Starts a broker whose only client listener is {@code SASL_PLAINTEXT} ({@link KafkaSecurity}) or
+   * {@code SSL} with client certificates ({@link KafkaTls}), with ACLs on; {@link #admin()} and
+   * {@link #stringProducer()} log in as its super user.
    */
-  public static KafkaBroker startSecured(KafkaSecurity security) {
+  public static KafkaBroker startSecured(BrokerSecurity security) {
     return start(KafkaRuntime.DEFAULT, security);
   }
 
-  private static KafkaBroker start(KafkaRuntime runtime, KafkaSecurity security) {
+  private static KafkaBroker start(KafkaRuntime runtime, BrokerSecurity security) {
     Instant begin = Instant.now();
     Path dir = StackDirs.newServiceDir("kafka");
     int port = Ports.free();
     int controllerPort = Ports.free();
     Path config = writeConfig(dir, port, controllerPort, security);
-    Map<String, Object> adminLogin =
-        security == null ? Map.of() : security.clientProperties(KafkaSecurity.ADMIN);
+    Map<String, Object> adminLogin = security == null ? Map.of() : security.adminLogin();
     List<String> format =
         new ArrayList<>(List.of("format", "-t", randomClusterId(), "-c", config.toString()));
     if (security != null) {
@@ -124,7 +124,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
-  private static Path writeConfig(Path dir, int port, int controllerPort, KafkaSecurity security) {
+  private static Path writeConfig(Path dir, int port, int controllerPort, BrokerSecurity security) {
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", "1");

@@ -21,7 +21,7 @@ import java.util.Map;
  * storage is formatted ({@code kafka-storage format --add-scram}). Such a user may do nothing until
  * an ACL allows it ({@link Acls}).
  */
-public final class KafkaSecurity {
+public final class KafkaSecurity implements BrokerSecurity {
   /** The super user: the broker, the controller, and the tests' admin client. */
   public static final String ADMIN = "admin";
 
@@ -75,17 +75,10 @@ public final class KafkaSecurity {
     return "User:" + user;
   }
 
-  /** The broker's settings; they replace the plain listeners of the default configuration. */
-  Map<String, String> serverProperties(int port, int controllerPort) {
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put(
-        "listeners",
-        LISTENER + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    props.put("advertised.listeners", LISTENER + "://127.0.0.1:" + port);
-    props.put("inter.broker.listener.name", LISTENER);
-    props.put(
-        "listener.security.protocol.map",
-        "CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT");
+  @Override
+  public Map<String, String> serverProperties(int port, int controllerPort) {
+    Map<String, String> props =
+        BrokerSecurity.listenersWithAcls(LISTENER, port, controllerPort, principal(ADMIN));
     props.put("sasl.enabled.mechanisms", PLAIN + "," + SCRAM);
     props.put("sasl.mechanism.inter.broker.protocol", PLAIN);
     props.put("sasl.mechanism.controller.protocol", PLAIN);
@@ -96,9 +89,6 @@ public final class KafkaSecurity {
     props.put(
         "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
         "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-    props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-    props.put("allow.everyone.if.no.acl.found", "false");
-    props.put("super.users", principal(ADMIN));
     return props;
   }
 
@@ -116,7 +106,8 @@ public final class KafkaSecurity {
   }
 
   /** The arguments of {@code kafka-storage format} that create the SCRAM users. */
-  List<String> formatArguments() {
+  @Override
+  public List<String> formatArguments() {
     List<String> args = new ArrayList<>();
     passwords.forEach(
         (user, password) -> {
@@ -126,6 +117,11 @@ public final class KafkaSecurity {
           }
         });
     return args;
+  }
+
+  @Override
+  public Map<String, Object> adminLogin() {
+    return clientProperties(ADMIN);
   }
 
   /** The client settings that log in as {@code user}. */
