@@ -127,25 +127,35 @@ final class WriterThroughput {
     }
     Map<String, double[]> rates = new LinkedHashMap<>();
     variants.keySet().forEach(name -> rates.put(name, new double[runs]));
+    // the writing thread's CPU per row (the writers encode and compress on it): what a busy
+    // machine disturbs least
+    Map<String, double[]> cpu = new LinkedHashMap<>();
+    variants.keySet().forEach(name -> cpu.put(name, new double[runs]));
     List<String> order = new ArrayList<>(variants.keySet());
     for (int run = 0; run < runs; run++) {
       for (String name : order) {
+        long cpuBefore = THREADS.getCurrentThreadCpuTime();
         rates.get(name)[run] = measure(variants.get(name), rows, name, work);
+        cpu.get(name)[run] = (THREADS.getCurrentThreadCpuTime() - cpuBefore) / 1e3 / rows.size();
       }
       Collections.rotate(order, 1);
     }
     double[] first = rates.values().iterator().next();
     System.out.printf(
         "%nWriterBench: %d runs; the best run is the figure least disturbed by other load%n", runs);
+    double[] firstCpu = cpu.values().iterator().next();
     rates.forEach(
         (name, values) ->
             System.out.printf(
-                "  %-44s median %,9.0f rows/s (%.2f)   best %,9.0f rows/s (%.2f)%n",
+                "  %-44s median %,9.0f rows/s (%.2f)   best %,9.0f rows/s (%.2f)   CPU %.2f µs/row"
+                    + " (%.2f)%n",
                 name,
                 median(values),
                 median(values) / median(first),
                 best(values),
-                best(values) / best(first)));
+                best(values) / best(first),
+                median(cpu.get(name)),
+                median(cpu.get(name)) / median(firstCpu)));
   }
 
   /** The raw writer with {@code properties} set on the table first. */
@@ -203,12 +213,13 @@ final class WriterThroughput {
     }
     double rate = rows.size() / seconds;
     System.out.printf(
-        "%-46s %,9.0f rows/s %5.1f MB/s %3d files %,5d B/row allocated; writers hold %,4d MiB,"
-            + " peak heap %,5d MiB%s%n",
+        "%-46s %,9.0f rows/s %5.1f MB/s %3d files %5.1f B/row in files %,5d B/row allocated;"
+            + " writers hold %,4d MiB, peak heap %,5d MiB%s%n",
         name,
         rate,
         bytes / 1e6 / seconds,
         files.size(),
+        bytes / (double) rows.size(),
         allocated / rows.size(),
         Math.max(0, probe.liveBytes - baseline) >> 20,
         BenchRows.peakHeap(HEAP) >> 20,
