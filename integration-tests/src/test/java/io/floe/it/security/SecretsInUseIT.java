@@ -539,27 +539,20 @@ class SecretsInUseIT {
           .doesNotContain(CANARY);
     }
 
-    Table table = catalog().loadTable(TableIdentifier.of("db", "orders"));
-    StringBuilder metadata = new StringBuilder(table.properties().toString());
-    for (Snapshot snapshot : table.snapshots()) {
-      metadata.append(snapshot.summary());
-    }
-    assertThat(metadata.toString())
-        .as("table properties and snapshot summaries")
-        .contains("floe.commit-id")
-        .doesNotContain(CANARY);
     Table vended =
         services
             .catalog("vended-sweep", restCatalog.clientProperties())
             .loadTable(TableIdentifier.of(VENDED, VENDED));
-    metadata.append(vended.properties());
-    for (Snapshot snapshot : vended.snapshots()) {
-      metadata.append(snapshot.summary());
+    for (Table table : List.of(catalog().loadTable(TableIdentifier.of("db", "orders")), vended)) {
+      StringBuilder metadata = new StringBuilder(table.properties().toString());
+      for (Snapshot snapshot : table.snapshots()) {
+        metadata.append(snapshot.summary());
+      }
+      assertThat(metadata.toString())
+          .as("properties and snapshot summaries of %s", table.name())
+          .contains("floe.commit-id")
+          .doesNotContain(CANARY);
     }
-    assertThat(metadata.toString())
-        .as("table properties and snapshot summaries")
-        .contains("floe.commit-id")
-        .doesNotContain(CANARY);
     assertThat(restCatalog.authority().tokenExchanges()).as("tokens refreshed").isPositive();
     assertThat(restCatalog.authority().keysVendedOnRefresh())
         .as("vended keys refreshed")
