@@ -4,8 +4,13 @@
  */
 package io.floe.connect.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -123,8 +128,95 @@ public record CatalogKeys(
         "Hadoop configuration directory");
   }
 
+  /** The header a REST client asks for storage credentials with, and what it may ask for. */
+  static final String ACCESS_DELEGATION_HEADER = "X-Iceberg-Access-Delegation";
+
+  private static final Set<String> ACCESS_DELEGATION_MODES =
+      Set.of("vended-credentials", "remote-signing");
+
+  /** Keys only Iceberg's REST client reads: its OAuth2 login and the headers it sends. */
+  private static final List<String> REST_ONLY_KEYS =
+      List.of("credential", "oauth2-server-uri", "scope", "header.");
+
+  /**
+   * Exactly one of the catalog type and the catalog class; the REST client's OAuth2 keys and access
+   * delegation header well formed, and set only for a REST catalog.
+   */
+  static void check(Map<String, ConfigValue> values, Map<String, String> props) {
+    checkTypeOrImpl(values);
+    Optional<String> type =
+        ConfigValidation.valid(values, CATALOG_TYPE)
+            ? Optional.ofNullable((String) values.get(CATALOG_TYPE).value())
+            : Optional.empty();
+    for (Map.Entry<String, String> entry : new TreeMap<>(props).entrySet()) {
+      String key = entry.getKey();
+      if (!key.startsWith(CATALOG_PREFIX)) {
+        continue;
+      }
+      String property = key.substring(CATALOG_PREFIX.length());
+      boolean restOnly =
+          REST_ONLY_KEYS.stream()
+              .anyMatch(
+                  name -> name.endsWith(".") ? property.startsWith(name) : property.equals(name));
+      if (restOnly
+          && type.isPresent()
+          && !CatalogType.REST.icebergName().equalsIgnoreCase(type.get().trim())) {
+        ConfigValidation.error(
+            values,
+            key,
+            "Only a REST catalog uses "
+                + key
+                + ", and "
+                + CATALOG_TYPE
+                + " is "
+                + type.get().trim()
+                + ": remove it, or set "
+                + CATALOG_TYPE
+                + "=rest.");
+      } else if (property.equalsIgnoreCase("header." + ACCESS_DELEGATION_HEADER)) {
+        checkAccessDelegation(values, key, entry.getValue());
+      } else if (property.equals("oauth2-server-uri")) {
+        checkUri(values, key, entry.getValue());
+      }
+    }
+  }
+
+  private static void checkAccessDelegation(
+      Map<String, ConfigValue> values, String key, String value) {
+    for (String mode : (value == null ? "" : value).split(",", -1)) {
+      if (!ACCESS_DELEGATION_MODES.contains(mode.trim())) {
+        ConfigValidation.error(
+            values,
+            key,
+            "Unknown access delegation '"
+                + mode.trim()
+                + "': the REST catalog API defines vended-credentials and remote-signing"
+                + " (a comma-separated list).");
+        return;
+      }
+    }
+  }
+
+  private static void checkUri(Map<String, ConfigValue> values, String key, String value) {
+    try {
+      URI uri = new URI(value == null ? "" : value.trim());
+      if (uri.toString().isEmpty()
+          || (uri.isAbsolute() && !List.of("http", "https").contains(uri.getScheme()))) {
+        throw new URISyntaxException(String.valueOf(value), "not an http(s) URL or a path");
+      }
+    } catch (URISyntaxException e) {
+      ConfigValidation.error(
+          values,
+          key,
+          "Not a token endpoint: '"
+              + value
+              + "'. Give the OAuth2 server's token URL, such as"
+              + " https://idp.example.com/oauth2/token, or a path under the catalog's uri.");
+    }
+  }
+
   /** Exactly one of the catalog type and the catalog class. */
-  static void check(Map<String, ConfigValue> values) {
+  private static void checkTypeOrImpl(Map<String, ConfigValue> values) {
     if (!ConfigValidation.valid(values, CATALOG_TYPE, CATALOG_IMPL)) {
       return;
     }

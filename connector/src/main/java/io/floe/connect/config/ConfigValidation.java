@@ -40,7 +40,7 @@ public final class ConfigValidation {
     values.values().forEach(ConfigValidation::dropFollowOnNullError);
     RoutingKeys.check(values);
     PerTableValidation.check(values, props);
-    CatalogKeys.check(values);
+    CatalogKeys.check(values, props);
     CommitKeys.check(values, props);
     MaintenanceKeys.check(values);
     KafkaKeys.check(values, props, worker);

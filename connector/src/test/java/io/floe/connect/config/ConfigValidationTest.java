@@ -117,6 +117,68 @@ class ConfigValidationTest {
     assertThat(errors(config)).containsOnlyKeys(CatalogKeys.CATALOG_TYPE);
   }
 
+  private static Map<String, String> restWithOAuth2() {
+    Map<String, String> config = valid();
+    config.put(CatalogKeys.CATALOG_TYPE, "rest");
+    config.put("iceberg.catalog.uri", "https://catalog.example.com/api/catalog");
+    config.put("iceberg.catalog.credential", "client:secret");
+    config.put("iceberg.catalog.oauth2-server-uri", "https://idp.example.com/oauth2/token");
+    config.put("iceberg.catalog.scope", "PRINCIPAL_ROLE:ALL");
+    config.put("iceberg.catalog.header.X-Iceberg-Access-Delegation", "vended-credentials");
+    return config;
+  }
+
+  @Test
+  void acceptsARestCatalogWithOAuth2AndVendedCredentials() {
+    assertThat(errors(restWithOAuth2())).isEmpty();
+    Map<String, String> both = restWithOAuth2();
+    both.put(
+        "iceberg.catalog.header.x-iceberg-access-delegation", "remote-signing, vended-credentials");
+    both.remove("iceberg.catalog.header.X-Iceberg-Access-Delegation");
+    both.put("iceberg.catalog.oauth2-server-uri", "v1/oauth/tokens");
+    assertThat(errors(both)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"vended-credential", "vended_credentials", "", "vended-credentials,"})
+  void refusesAnUnknownAccessDelegationOnItsKey(String value) {
+    Map<String, String> config = restWithOAuth2();
+    config.put("iceberg.catalog.header.X-Iceberg-Access-Delegation", value);
+    assertThat(errors(config))
+        .containsOnlyKeys("iceberg.catalog.header.X-Iceberg-Access-Delegation")
+        .extractingByKey(
+            "iceberg.catalog.header.X-Iceberg-Access-Delegation",
+            InstanceOfAssertFactories.list(String.class))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("vended-credentials and remote-signing");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ftp://idp.example.com/token", "https://idp example.com/token", " "})
+  void refusesATokenEndpointThatIsNoUrl(String value) {
+    Map<String, String> config = restWithOAuth2();
+    config.put("iceberg.catalog.oauth2-server-uri", value);
+    assertThat(errors(config)).containsOnlyKeys("iceberg.catalog.oauth2-server-uri");
+  }
+
+  @Test
+  void refusesTheRestClientsLoginOnAnotherCatalogTypeNamingTheKey() {
+    Map<String, String> config = restWithOAuth2();
+    config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
+    Map<String, List<String>> errors = errors(config);
+    assertThat(errors)
+        .containsOnlyKeys(
+            "iceberg.catalog.credential",
+            "iceberg.catalog.oauth2-server-uri",
+            "iceberg.catalog.scope",
+            "iceberg.catalog.header.X-Iceberg-Access-Delegation");
+    assertThat(errors.get("iceberg.catalog.credential"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("Only a REST catalog uses iceberg.catalog.credential")
+        .contains("iceberg.catalog.type is jdbc")
+        .doesNotContain("client:secret");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"REST", "Jdbc", " glue ", "hadoop", "Hive"})
   void catalogTypesAreCaseInsensitive(String type) {

@@ -38,7 +38,7 @@ public final class OrderEvents implements AutoCloseable {
   private final KafkaProducer<String, String> producer;
   private final Format format;
 
-  OrderEvents(String bootstrapServers) {
+  public OrderEvents(String bootstrapServers) {
     this(bootstrapServers, Map.of());
   }
 
@@ -76,7 +76,7 @@ public final class OrderEvents implements AutoCloseable {
   }
 
   /** Sends ids {@code [from, to)} round-robin over {@code partitions} and waits for the acks. */
-  void send(String topic, int partitions, long from, long to) {
+  public void send(String topic, int partitions, long from, long to) {
     send(topic, from, to, id -> (int) (id % partitions));
   }
 

@@ -13,6 +13,7 @@ import io.floe.it.errors.DeadLetters;
 import io.floe.it.registry.SchemaRegistryServer;
 import io.floe.it.stack.Acls;
 import io.floe.it.stack.Await;
+import io.floe.it.stack.CatalogAuthority;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.KafkaSecurity;
@@ -20,6 +21,7 @@ import io.floe.it.stack.PluginInstall;
 import io.floe.it.stack.Ports;
 import io.floe.it.stack.PostgresServer;
 import io.floe.it.stack.RemoteJmx;
+import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.S3ProxyServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.StackDirs;
@@ -73,13 +75,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>One canary string is part of every secret: the connector principal's SCRAM password on a
  * broker with SASL and ACLs on (for the sink consumer, the dead-letter producer, the admin client
  * and Floe's control clients), the PostgreSQL password of the JDBC catalog, the S3 access key and
- * secret key of the warehouse on S3Proxy, and the schema registry's basic-auth credentials used by
- * the Avro converter. Each reaches its key through {@code ${file:…}}, as in production. The tests
- * then drive what makes clients quote credentials: a wrong password for each service, a password
- * rotated under a running connector, a catalog outage and dead letters. The last test searches
- * every surface for the canary: the worker log with Floe at TRACE, every REST answer and status
- * trace, every MBean name and attribute, the control, dead-letter and Connect topics, snapshot
- * summaries and table properties, the catalog database, and every file of the warehouse.
+ * secret key of the warehouse on S3Proxy, the schema registry's basic-auth credentials used by the
+ * Avro converter, and, for a second connector on a REST catalog with OAuth2 and vended credentials,
+ * the client secret it logs in with, the tokens it is given and the S3 keys vended to it (both
+ * expiring, so that they are refreshed while the connector runs). Each reaches its key through
+ * {@code ${file:…}}, as in production. The tests then drive what makes clients quote credentials: a
+ * wrong password for each service, a password rotated under a running connector, a catalog outage
+ * and dead letters. The last test searches every surface for the canary: the worker log with Floe
+ * at TRACE, every REST answer and status trace, every MBean name and attribute, the control,
+ * dead-letter and Connect topics, snapshot summaries and table properties, the catalog database,
+ * and every file of the warehouse.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -90,6 +95,7 @@ class SecretsInUseIT {
   private static final String WORKER_USER = "connect";
   private static final String USER = "floe";
   private static final String BUCKET = "lakehouse";
+  private static final String VENDED = "vended";
   private static final Duration FAIL_WITHIN = Duration.ofSeconds(90);
 
   private static final Schema ORDER =
@@ -121,6 +127,7 @@ class SecretsInUseIT {
   private Admin admin;
   private PostgresServer postgres;
   private S3ProxyServer s3;
+  private RestCatalogServer restCatalog;
   private SchemaRegistryServer registry;
   private ConnectWorker worker;
   private RemoteJmx jmx;
@@ -149,6 +156,18 @@ class SecretsInUseIT {
     postgres.addPasswordUser(USER, CANARY);
     s3 = services.own(S3ProxyServer.start(CANARY + "-key", CANARY));
     s3.createBucket(BUCKET);
+    restCatalog =
+        services.own(
+            RestCatalogServer.withVendedCredentials(
+                s3,
+                VENDED,
+                new CatalogAuthority.Settings(
+                    USER,
+                    CANARY + "-client",
+                    "catalog",
+                    Duration.ofSeconds(8),
+                    Duration.ofSeconds(5),
+                    CANARY)));
     registry = services.own(SchemaRegistryServer.builder().basicAuth(USER, CANARY).build().start());
     RegistryClient registryClient = new RegistryClient(registry.url(), USER + ":" + CANARY);
     orderId = registryClient.register("orders-value", ORDER);
@@ -207,6 +226,7 @@ class SecretsInUseIT {
     values.put("s3.secret.wrong", CANARY + "-wrong");
     values.put("registry", USER + ":" + CANARY);
     values.put("registry.wrong", USER + ":" + CANARY + "-wrong");
+    values.put("catalog.credential", USER + ":" + CANARY + "-client");
     StringBuilder text = new StringBuilder();
     values.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
     try {
@@ -266,6 +286,21 @@ class SecretsInUseIT {
     return config;
   }
 
+  /**
+   * Connector {@code name} reading topic {@code name} into {@code vended.<name>} of the REST
+   * catalog: its client secret by file, and no S3 keys of its own.
+   */
+  private Map<String, String> vendedConnector(String name) {
+    Map<String, String> config = connector(name);
+    config.keySet().removeIf(key -> key.startsWith("iceberg.catalog."));
+    restCatalog
+        .clientProperties()
+        .forEach((key, value) -> config.put("iceberg.catalog." + key, value));
+    config.put("iceberg.catalog.credential", secret("catalog.credential"));
+    config.put("iceberg.tables", VENDED + "." + name);
+    return config;
+  }
+
   private void start(String name, Map<String, String> config) {
     broker.createTopic(name, 1);
     broker.createTopic(name + "-dlq", 1);
@@ -294,7 +329,12 @@ class SecretsInUseIT {
   void everySecretInUseWritesRecordsExactlyOnceAndDeadLettersBadOnes() throws Exception {
     String name = "orders";
     start(name, connector(name));
+    start(VENDED, vendedConnector(VENDED));
     worker.rest().awaitRunning(name, 1, Duration.ofSeconds(60));
+    worker.rest().awaitRunning(VENDED, 1, Duration.ofSeconds(60));
+    for (long id = 0; id < 20; id++) {
+      send(VENDED, id, id);
+    }
     for (long id = 0; id < 40; id++) {
       send(name, id, id);
     }
@@ -314,6 +354,14 @@ class SecretsInUseIT {
         DeadLetters.read(broker, name + "-dlq", 2, Duration.ofSeconds(30));
     assertThat(letters).containsOnlyKeys(40L, 41L);
     assertThat(letters.get(41L).message()).contains("Schema id 9999 not found");
+
+    TableOracle vended =
+        new TableOracle(
+            services.catalog("vended", restCatalog.clientProperties()),
+            List.of(VENDED + "." + VENDED));
+    vended.awaitRowCount(20, Duration.ofSeconds(60));
+    vended.assertExactlyOnce(admin, "connect-" + VENDED, VENDED, 20);
+    assertThat(restCatalog.authority().keysVendedWithTables()).as("keys vended").isPositive();
   }
 
   @Test
@@ -465,28 +513,55 @@ class SecretsInUseIT {
     assertThat(worker.rest().validate(clearText.get("connector.class"), connector("x")).toString())
         .as("/config/validate with secret references")
         .doesNotContain(CANARY);
+    Map<String, String> vendedClearText = vendedConnector("cleartext");
+    vendedClearText.put("iceberg.catalog.credential", USER + ":" + CANARY + "-clear");
+    assertThat(
+            worker
+                .rest()
+                .validate(vendedClearText.get("connector.class"), vendedClearText)
+                .toString())
+        .as("/config/validate with the OAuth2 client secret in clear text")
+        .doesNotContain(CANARY);
 
     String mbeans = jmx.describeAll();
     assertThat(mbeans).as("MBeans").contains("io.floe").doesNotContain(CANARY);
 
     for (String topic :
-        List.of("orders-control", "orders-dlq", "connect-configs", "connect-status")) {
+        List.of(
+            "orders-control",
+            "orders-dlq",
+            VENDED + "-control",
+            "connect-configs",
+            "connect-status")) {
       assertThat(Surfaces.topic(broker, topic))
           .as("topic %s", topic)
           .isNotEmpty()
           .doesNotContain(CANARY);
     }
 
-    Table table = catalog().loadTable(TableIdentifier.of("db", "orders"));
-    StringBuilder metadata = new StringBuilder(table.properties().toString());
-    for (Snapshot snapshot : table.snapshots()) {
-      metadata.append(snapshot.summary());
+    Table vended =
+        services
+            .catalog("vended-sweep", restCatalog.clientProperties())
+            .loadTable(TableIdentifier.of(VENDED, VENDED));
+    for (Table table : List.of(catalog().loadTable(TableIdentifier.of("db", "orders")), vended)) {
+      StringBuilder metadata = new StringBuilder(table.properties().toString());
+      for (Snapshot snapshot : table.snapshots()) {
+        metadata.append(snapshot.summary());
+      }
+      assertThat(metadata.toString())
+          .as("properties and snapshot summaries of %s", table.name())
+          .contains("floe.commit-id")
+          .doesNotContain(CANARY);
     }
-    assertThat(metadata.toString())
-        .as("table properties and snapshot summaries")
-        .contains("floe.commit-id")
-        .doesNotContain(CANARY);
+    assertThat(restCatalog.authority().tokenExchanges()).as("tokens refreshed").isPositive();
+    assertThat(restCatalog.authority().keysVendedOnRefresh())
+        .as("vended keys refreshed")
+        .isPositive();
     assertThat(catalogDatabase()).as("catalog database").doesNotContain(CANARY);
+    assertThat(Surfaces.files(restCatalog.dir()))
+        .as("the REST catalog's database")
+        .contains(VENDED)
+        .doesNotContain(CANARY);
     assertThat(Surfaces.files(s3.dir()))
         .as("every file of the warehouse")
         .contains("floe.commit-id")

@@ -6,16 +6,10 @@ package io.floe.it.stack;
 
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -149,13 +143,13 @@ final class FaultyServlet extends HttpServlet {
       return;
     }
     if (rule.when == When.AFTER_APPLYING) {
-      DiscardedResponse discarded = new DiscardedResponse(response);
+      CapturedResponse discarded = new CapturedResponse(response);
       delegate.service(request, discarded);
       LOG.info(
           "Applied {} {} (answer {}); the client gets a 500 (injected fault)",
           request.getMethod(),
           request.getRequestURI(),
-          discarded.status);
+          discarded.getStatus());
     }
     if (rule.hold != null) {
       LOG.info("Holding {} {} (injected fault)", request.getMethod(), request.getRequestURI());
@@ -208,102 +202,5 @@ final class FaultyServlet extends HttpServlet {
   public void destroy() {
     delegate.destroy();
     super.destroy();
-  }
-
-  /** A response whose status, headers and body the client never sees. */
-  private static final class DiscardedResponse extends HttpServletResponseWrapper {
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-    private int status = SC_OK;
-
-    DiscardedResponse(HttpServletResponse response) {
-      super(response);
-    }
-
-    @Override
-    public void setStatus(int sc) {
-      status = sc;
-    }
-
-    @Override
-    public int getStatus() {
-      return status;
-    }
-
-    @Override
-    public void sendError(int sc, String msg) {
-      status = sc;
-    }
-
-    @Override
-    public void sendError(int sc) {
-      status = sc;
-    }
-
-    @Override
-    public void setHeader(String name, String value) {}
-
-    @Override
-    public void addHeader(String name, String value) {}
-
-    @Override
-    public void setIntHeader(String name, int value) {}
-
-    @Override
-    public void setContentType(String type) {}
-
-    @Override
-    public void setContentLength(int len) {}
-
-    @Override
-    public void setContentLengthLong(long len) {}
-
-    @Override
-    public void setCharacterEncoding(String charset) {}
-
-    @Override
-    public void flushBuffer() {}
-
-    @Override
-    public boolean isCommitted() {
-      return false;
-    }
-
-    @Override
-    public void reset() {
-      body.reset();
-    }
-
-    @Override
-    public void resetBuffer() {
-      body.reset();
-    }
-
-    @Override
-    public ServletOutputStream getOutputStream() {
-      return new ServletOutputStream() {
-        @Override
-        public void write(int b) {
-          body.write(b);
-        }
-
-        @Override
-        public void write(byte[] bytes, int off, int len) {
-          body.write(bytes, off, len);
-        }
-
-        @Override
-        public boolean isReady() {
-          return true;
-        }
-
-        @Override
-        public void setWriteListener(WriteListener listener) {}
-      };
-    }
-
-    @Override
-    public PrintWriter getWriter() {
-      return new PrintWriter(new OutputStreamWriter(body, StandardCharsets.UTF_8), true);
-    }
   }
 }

@@ -4,6 +4,7 @@
  */
 package io.floe.it.stack;
 
+import jakarta.servlet.http.HttpServlet;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * or a prefix in an S3Proxy bucket ({@link #withS3Warehouse}). The server's {@code /v1/config}
  * answers with no defaults or overrides, so clients must bring their own FileIO settings: {@link
  * #clientProperties()} includes them.
+ *
+ * <p>A catalog {@linkplain #withVendedCredentials with vended credentials} is secured as managed
+ * catalogs are: an OAuth2 token endpoint, bearer tokens on every request, and per-table keys to its
+ * S3Proxy bucket in the answers to table loads and creates ({@link CatalogAuthority}).
  */
 public final class RestCatalogServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RestCatalogServer.class);
@@ -45,6 +50,7 @@ public final class RestCatalogServer implements AutoCloseable {
   private final Path dir;
   private final String warehouse;
   private final Map<String, String> fileIoProperties;
+  private final CatalogAuthority authority;
   private final Catalog backend;
   private final RESTCatalogAdapter adapter;
   private final Server server;
@@ -57,6 +63,7 @@ public final class RestCatalogServer implements AutoCloseable {
       Path dir,
       String warehouse,
       Map<String, String> fileIoProperties,
+      CatalogAuthority authority,
       Catalog backend,
       RESTCatalogAdapter adapter,
       Server server,
@@ -66,6 +73,7 @@ public final class RestCatalogServer implements AutoCloseable {
     this.dir = dir;
     this.warehouse = warehouse;
     this.fileIoProperties = fileIoProperties;
+    this.authority = authority;
     this.backend = backend;
     this.adapter = adapter;
     this.server = server;
@@ -77,7 +85,7 @@ public final class RestCatalogServer implements AutoCloseable {
   /** A REST catalog whose warehouse is the folder {@code warehouse/} in its service folder. */
   public static RestCatalogServer withLocalWarehouse() {
     Path dir = StackDirs.newServiceDir("rest-catalog");
-    return start(dir, dir.resolve("warehouse").toString(), Map.of());
+    return start(dir, dir.resolve("warehouse").toString(), Map.of(), null);
   }
 
   /**
@@ -87,11 +95,30 @@ public final class RestCatalogServer implements AutoCloseable {
   public static RestCatalogServer withS3Warehouse(S3ProxyServer s3, String bucket) {
     s3.createBucket(bucket);
     Path dir = StackDirs.newServiceDir("rest-catalog");
-    return start(dir, "s3://" + bucket + "/rest", s3.s3FileIoProperties());
+    return start(dir, "s3://" + bucket + "/rest", s3.s3FileIoProperties(), null);
+  }
+
+  /**
+   * A REST catalog whose warehouse is {@code s3://<bucket>/rest} on {@code s3}, secured by an
+   * OAuth2 token endpoint with {@code settings}, that vends keys to the bucket with its tables;
+   * creates the bucket if needed. The catalog itself writes with the store's own keys.
+   */
+  public static RestCatalogServer withVendedCredentials(
+      S3ProxyServer s3, String bucket, CatalogAuthority.Settings settings) {
+    s3.createBucket(bucket);
+    Path dir = StackDirs.newServiceDir("rest-catalog");
+    return start(
+        dir,
+        "s3://" + bucket + "/rest",
+        s3.s3FileIoProperties(),
+        new CatalogAuthority(settings, s3, bucket));
   }
 
   private static RestCatalogServer start(
-      Path dir, String warehouse, Map<String, String> fileIoProperties) {
+      Path dir,
+      String warehouse,
+      Map<String, String> fileIoProperties,
+      CatalogAuthority authority) {
     long begin = System.nanoTime();
     Map<String, String> backendProps =
         new LinkedHashMap<>(SqliteCatalogs.properties(dir.resolve("catalog.db"), warehouse));
@@ -105,7 +132,10 @@ public final class RestCatalogServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
-    FaultyServlet servlet = new FaultyServlet(new RESTCatalogServlet(adapter));
+    HttpServlet catalogServlet = new RESTCatalogServlet(adapter);
+    FaultyServlet servlet =
+        new FaultyServlet(
+            authority == null ? catalogServlet : new AuthServlet(authority, catalogServlet));
     context.addServlet(new ServletHolder(servlet), "/*");
     CompressionHandler compression = new CompressionHandler(context);
     compression.putCompression(new GzipCompression());
@@ -119,12 +149,16 @@ public final class RestCatalogServer implements AutoCloseable {
           "REST catalog server did not start (files in " + dir + ")", e);
     }
     URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + connector.getLocalPort());
+    if (authority != null) {
+      authority.serving(uri);
+    }
     long millis = (System.nanoTime() - begin) / 1_000_000;
     LOG.info("REST catalog started at {} in {} ms, warehouse {}", uri, millis, warehouse);
     return new RestCatalogServer(
         dir,
         warehouse,
         Map.copyOf(fileIoProperties),
+        authority,
         backend,
         adapter,
         server,
@@ -275,14 +309,33 @@ public final class RestCatalogServer implements AutoCloseable {
    * Catalog properties for a client of this server, e.g. a connector's {@code iceberg.catalog.*}:
    * {@code type=rest}, {@code uri}, and for an S3 warehouse the S3FileIO settings of {@link
    * S3ProxyServer#s3FileIoProperties()} (the client opens data files itself). For a local warehouse
-   * the client's default FileIO reads the plain paths.
+   * the client's default FileIO reads the plain paths. For a catalog with vended credentials, the
+   * store's keys are left out and the {@link CatalogAuthority#clientProperties() OAuth2 client's}
+   * are in.
    */
   public Map<String, String> clientProperties() {
     Map<String, String> props = new LinkedHashMap<>();
     props.put("type", "rest");
     props.put("uri", uri.toString());
     props.putAll(fileIoProperties);
+    if (authority != null) {
+      props.remove("s3.access-key-id");
+      props.remove("s3.secret-access-key");
+      props.putAll(authority.clientProperties());
+    }
     return props;
+  }
+
+  /**
+   * The authority of a catalog {@linkplain #withVendedCredentials with vended credentials}.
+   *
+   * @throws IllegalStateException for a catalog without one
+   */
+  public CatalogAuthority authority() {
+    if (authority == null) {
+      throw new IllegalStateException("The REST catalog at " + uri + " is not secured");
+    }
+    return authority;
   }
 
   /** Stops Jetty and closes the backing catalog. Safe to call more than once. */

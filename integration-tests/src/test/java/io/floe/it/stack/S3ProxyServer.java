@@ -9,9 +9,17 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.gaul.s3proxy.AccessGrant;
+import org.gaul.s3proxy.BlobStoreLocator;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
@@ -19,6 +27,8 @@ import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -36,6 +46,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * #SECRET_KEY}, or the keys given to {@link #start(String, String)}, and must use path-style
  * addressing ({@code http://127.0.0.1:<port>/<bucket>/<key>}) because there is no DNS for
  * virtual-host buckets.
+ *
+ * <p>Besides its own keys, which open every bucket, the store lets in keys {@linkplain #grant
+ * granted} for one bucket and a while, as a cloud's token service vends them: past that while, or
+ * on another bucket, they are refused ({@code InvalidAccessKeyId} or {@code AccessDenied}, 403).
+ * The session token that comes with them is signed with each request but not checked.
  *
  * <p>Checksums: AWS SDK 2.59 computes request checksums by default ({@code
  * requestChecksumCalculation=WHEN_SUPPORTED}), which sends {@code aws-chunked} bodies with a
@@ -62,6 +77,7 @@ public final class S3ProxyServer implements AutoCloseable {
   private final String accessKey;
   private final String secretKey;
   private final BlobStore blobStore;
+  private final Keys keys;
   private S3Proxy proxy;
   private final URI endpoint;
   private final long startupMillis;
@@ -72,6 +88,7 @@ public final class S3ProxyServer implements AutoCloseable {
       String accessKey,
       String secretKey,
       BlobStore blobStore,
+      Keys keys,
       S3Proxy proxy,
       URI endpoint,
       long startupMillis) {
@@ -79,6 +96,7 @@ public final class S3ProxyServer implements AutoCloseable {
     this.accessKey = accessKey;
     this.secretKey = secretKey;
     this.blobStore = blobStore;
+    this.keys = keys;
     this.proxy = proxy;
     this.endpoint = endpoint;
     this.startupMillis = startupMillis;
@@ -95,7 +113,8 @@ public final class S3ProxyServer implements AutoCloseable {
     Path dir = StackDirs.newServiceDir("s3proxy");
     Path blobs = createDirectory(dir.resolve("blobs"));
     BlobStore blobStore = new FilesystemNio2BlobStore(blobs.toString());
-    S3Proxy proxy = newProxy(blobStore, 0, accessKey, secretKey);
+    Keys keys = new Keys(accessKey, secretKey, blobStore);
+    S3Proxy proxy = newProxy(keys, 0);
     try {
       proxy.start();
       awaitStarted(proxy);
@@ -106,18 +125,90 @@ public final class S3ProxyServer implements AutoCloseable {
     URI endpoint = URI.create("http://" + Ports.LOOPBACK + ":" + proxy.getPort());
     long millis = (System.nanoTime() - begin) / 1_000_000;
     LOG.info("S3Proxy started at {} in {} ms, blobs in {}", endpoint, millis, blobs);
-    return new S3ProxyServer(dir, accessKey, secretKey, blobStore, proxy, endpoint, millis);
+    return new S3ProxyServer(dir, accessKey, secretKey, blobStore, keys, proxy, endpoint, millis);
   }
 
-  private static S3Proxy newProxy(
-      BlobStore blobStore, int port, String accessKey, String secretKey) {
-    return S3Proxy.builder()
-        .blobStore(blobStore)
-        .endpoint(URI.create("http://" + Ports.LOOPBACK + ":" + port))
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
-        .ignoreUnknownHeaders(true)
-        .stopTimeout(0)
-        .build();
+  private static S3Proxy newProxy(Keys keys, int port) {
+    S3Proxy proxy =
+        S3Proxy.builder()
+            .blobStore(keys.blobStore)
+            .endpoint(URI.create("http://" + Ports.LOOPBACK + ":" + port))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, keys.ownerKey, keys.ownerSecret)
+            .ignoreUnknownHeaders(true)
+            .stopTimeout(0)
+            .build();
+    proxy.setBlobStoreLocator(keys);
+    return proxy;
+  }
+
+  /** Keys granted by {@link #grant}: what they open, and until when. */
+  public record GrantedKeys(
+      String accessKeyId, String secretAccessKey, String sessionToken, Instant validUntil) {
+    @Override
+    public String toString() {
+      return "GrantedKeys[" + accessKeyId + ", valid until " + validUntil + "]";
+    }
+  }
+
+  /** The keys the store lets in: the owner's for every bucket, granted ones for theirs. */
+  private static final class Keys implements BlobStoreLocator {
+    private record Grant(String secret, String bucket, Instant validUntil) {}
+
+    private final String ownerKey;
+    private final String ownerSecret;
+    private final BlobStore blobStore;
+    private final Map<String, Grant> grants = new ConcurrentHashMap<>();
+    private final AtomicInteger refused = new AtomicInteger();
+
+    Keys(String ownerKey, String ownerSecret, BlobStore blobStore) {
+      this.ownerKey = ownerKey;
+      this.ownerSecret = ownerSecret;
+      this.blobStore = blobStore;
+    }
+
+    @Override
+    public AccessGrant locateBlobStore(String identity, String container, String blob) {
+      if (ownerKey.equals(identity)) {
+        return new AccessGrant(ownerSecret, blobStore);
+      }
+      Grant grant = identity == null ? null : grants.get(identity);
+      if (grant == null
+          || !grant.bucket().equals(container)
+          || Instant.now().isAfter(grant.validUntil())) {
+        refused.incrementAndGet();
+        return null;
+      }
+      return new AccessGrant(grant.secret(), blobStore);
+    }
+  }
+
+  /**
+   * New keys that open {@code bucket} only, for {@code validFor} from now; each part of them starts
+   * with {@code prefix} (a test's canary, say).
+   */
+  public GrantedKeys grant(String bucket, Duration validFor, String prefix) {
+    String id = prefix + "-" + randomHex();
+    GrantedKeys granted =
+        new GrantedKeys(
+            id,
+            prefix + "-secret-" + randomHex(),
+            prefix + "-session-" + randomHex(),
+            Instant.now().plus(validFor));
+    keys.grants.put(id, new Keys.Grant(granted.secretAccessKey(), bucket, granted.validUntil()));
+    return granted;
+  }
+
+  /** How many requests were refused for keys this store does not know, or no longer lets in. */
+  public int refusedRequests() {
+    return keys.refused.get();
+  }
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private static String randomHex() {
+    byte[] bytes = new byte[8];
+    RANDOM.nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
   }
 
   /**
@@ -135,7 +226,7 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Serves the same blobs again on the same port after {@link #stopServing}. */
   public synchronized void resumeServing() {
-    proxy = newProxy(blobStore, endpoint.getPort(), accessKey, secretKey);
+    proxy = newProxy(keys, endpoint.getPort());
     try {
       proxy.start();
       awaitStarted(proxy);
@@ -252,12 +343,22 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** A new S3 client for this store; the caller closes it. */
   public S3Client newClient() {
+    return newClient(AwsBasicCredentials.create(accessKey, secretKey));
+  }
+
+  /** A new S3 client for this store signing with {@code keys}; the caller closes it. */
+  public S3Client newClient(GrantedKeys keys) {
+    return newClient(
+        AwsSessionCredentials.create(
+            keys.accessKeyId(), keys.secretAccessKey(), keys.sessionToken()));
+  }
+
+  private S3Client newClient(AwsCredentials credentials) {
     return S3Client.builder()
         .endpointOverride(endpoint)
         .forcePathStyle(true)
         .region(Region.of(REGION))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+        .credentialsProvider(StaticCredentialsProvider.create(credentials))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
         .build();
   }
