@@ -63,8 +63,47 @@ class WriteSettingsTest {
             table(Map.of(TableProperties.DEFAULT_FILE_FORMAT, "avro")), overrides);
     assertThat(settings.format()).isEqualTo(FileFormat.PARQUET);
     assertThat(settings.targetFileSizeBytes()).isEqualTo(2000);
-    assertThat(settings.writeProperties()).isEqualTo(overrides);
+    assertThat(settings.writeProperties())
+        .containsAllEntriesOf(overrides)
+        .containsEntry(TableProperties.PARQUET_COMPRESSION_LEVEL, "1")
+        .hasSize(overrides.size() + 1);
     assertThat(settings.memory().firstPageMaxBytes()).isEqualTo(4 * 4096);
+  }
+
+  @Test
+  void tasksWriteZstdAtLevelOneUnlessTheTableOrTheConnectorSetsALevelOrAnotherCodec() {
+    assertThat(WriteSettings.resolve(table(Map.of()), Map.of()).writeProperties())
+        .as("Iceberg's default codec, zstd, at level 1")
+        .containsExactlyEntriesOf(Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, "1"));
+    assertThat(
+            WriteSettings.resolve(
+                    table(Map.of(TableProperties.PARQUET_COMPRESSION, "ZSTD")), Map.of())
+                .writeProperties())
+        .containsEntry(TableProperties.PARQUET_COMPRESSION_LEVEL, "1");
+    assertThat(
+            WriteSettings.resolve(
+                    table(Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, "9")), Map.of())
+                .writeProperties())
+        .as("the table's own level")
+        .isEmpty();
+    assertThat(
+            WriteSettings.resolve(
+                    table(Map.of()), Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, "5"))
+                .writeProperties())
+        .as("the connector's level")
+        .containsExactlyEntriesOf(Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, "5"));
+    assertThat(
+            WriteSettings.resolve(
+                    table(Map.of(TableProperties.PARQUET_COMPRESSION, "snappy")), Map.of())
+                .writeProperties())
+        .as("another codec")
+        .isEmpty();
+    assertThat(
+            WriteSettings.resolve(
+                    table(Map.of(TableProperties.DEFAULT_FILE_FORMAT, "avro")), Map.of())
+                .writeProperties())
+        .as("Avro files")
+        .isEmpty();
   }
 
   @Test
