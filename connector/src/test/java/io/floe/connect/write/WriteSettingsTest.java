@@ -24,8 +24,10 @@ class WriteSettingsTest {
     tables.close();
   }
 
+  private int created;
+
   private Table table(Map<String, String> properties) {
-    return tables.create("t", PartitionSpec.unpartitioned(), properties);
+    return tables.create("t" + created++, PartitionSpec.unpartitioned(), properties);
   }
 
   @Test
