@@ -7,9 +7,10 @@ package io.floe.connect.json;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.Field;
@@ -60,14 +61,15 @@ final class JsonSchemaWriter {
     return json;
   }
 
+  /** The text as the UTF-8 generator writes it (characters beyond the BMP escaped, as values). */
   private String text(Schema schema) {
-    StringWriter out = new StringWriter();
+    ByteArrayBuilder out = new ByteArrayBuilder(256);
     try (JsonGenerator g = factory.createGenerator(out)) {
       write(g, schema, null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.toString();
+    return new String(out.toByteArray(), StandardCharsets.UTF_8);
   }
 
   private void write(JsonGenerator g, Schema schema, String fieldName) throws IOException {

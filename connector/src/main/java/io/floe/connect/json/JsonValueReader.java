@@ -372,7 +372,18 @@ final class JsonValueReader {
     if (token == JsonToken.VALUE_NUMBER_INT) {
       return p.getNumberType() != NumberType.BIG_INTEGER && p.getLongValue() == 0;
     }
-    return p.getDecimalValue().signum() == 0;
+    char[] text = p.getTextCharacters();
+    int end = p.getTextOffset() + p.getTextLength();
+    for (int i = p.getTextOffset(); i < end; i++) {
+      char c = text[i];
+      if (c == 'e' || c == 'E') {
+        break;
+      }
+      if (c >= '1' && c <= '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -311,6 +311,17 @@ class JsonConverterAlterationsTest {
   }
 
   @Test
+  void negativeZeroKeepsItsSignWhereConnectReadsZero() {
+    byte[] message = field(FLOAT64, "-0.0");
+
+    Struct connect = (Struct) JsonConverters.connect(true).toConnectData("t", message).value();
+    assertThat(connect.get("f")).as("Connect's converter").isEqualTo(0.0);
+
+    Struct floe = (Struct) JsonConverters.floe(true).toConnectData("t", message).value();
+    assertThat(floe.get("f")).isEqualTo(-0.0);
+  }
+
+  @Test
   void aByteBufferIsWrittenFromItsPositionToItsLimitWhereConnectWritesItsWholeArray() {
     Schema schema = SchemaBuilder.struct().field("f", Schema.BYTES_SCHEMA).build();
     ByteBuffer slice = ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5}, 1, 2);
