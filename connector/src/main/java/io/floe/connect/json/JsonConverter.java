@@ -14,6 +14,8 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.floe.connect.version.FloeVersion;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -133,6 +135,12 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
       return SchemaAndValue.NULL;
     }
     JsonConverterConfig settings = configured();
+    if (settings.schemasEnabled() && fixedSchema == null) {
+      SchemaAndValue read = envelopeOfLastSchema(value);
+      if (read != null) {
+        return read;
+      }
+    }
     try (JsonParser p = FACTORY.createParser(value)) {
       JsonToken first = p.nextToken();
       SchemaAndValue result;
@@ -156,6 +164,52 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
     } catch (IOException e) {
       throw new DataException(subject + " could not be read as JSON");
     }
+  }
+
+  /**
+   * The envelope as both converters write it, {@code {"schema":S,"payload":P}}, when S is the text
+   * of the last schema read: then only P is parsed. Null when the message is not of that form or
+   * anything about it is wrong; the full reading then decides, and says what is wrong.
+   */
+  private SchemaAndValue envelopeOfLastSchema(byte[] value) {
+    if (!startsWith(value, 0, SCHEMA_FIRST)) {
+      return null;
+    }
+    int length = schemasRead.lastAt(value, SCHEMA_FIRST.length);
+    int payload = SCHEMA_FIRST.length + length + PAYLOAD_NEXT.length;
+    if (length < 0 || !startsWith(value, payload - PAYLOAD_NEXT.length, PAYLOAD_NEXT)) {
+      return null;
+    }
+    int end = value.length;
+    while (end > payload && isWhitespace(value[end - 1])) {
+      end--;
+    }
+    if (end <= payload || value[end - 1] != '}') {
+      return null;
+    }
+    Schema schema = schemasRead.last();
+    try (JsonParser p = FACTORY.createParser(value, payload, end - 1 - payload)) {
+      if (p.nextToken() == null) {
+        return null;
+      }
+      Object read = reader.read(p, schema);
+      return p.nextToken() == null ? new SchemaAndValue(schema, read) : null;
+    } catch (BadJson | IOException e) {
+      return null;
+    }
+  }
+
+  private static final byte[] SCHEMA_FIRST = "{\"schema\":".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] PAYLOAD_NEXT = ",\"payload\":".getBytes(StandardCharsets.UTF_8);
+
+  private static boolean startsWith(byte[] bytes, int from, byte[] prefix) {
+    return from >= 0
+        && from + prefix.length <= bytes.length
+        && Arrays.equals(bytes, from, from + prefix.length, prefix, 0, prefix.length);
+  }
+
+  private static boolean isWhitespace(byte b) {
+    return b == ' ' || b == '\n' || b == '\r' || b == '\t';
   }
 
   /** The envelope {@code {"schema": ..., "payload": ...}}, in either order. */

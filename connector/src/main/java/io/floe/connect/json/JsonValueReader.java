@@ -127,8 +127,7 @@ final class JsonValueReader {
     }
     Struct struct = new Struct(schema.schema());
     List<Field> fields = schema.fields();
-    boolean[] seen = new boolean[fields.size()];
-    int count = 0;
+    FieldsSeen seen = new FieldsSeen(fields.size());
     for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
       String name = p.currentName();
       Field field = schema.field(name);
@@ -136,11 +135,9 @@ final class JsonValueReader {
         throw new BadJson("is not a field of the struct's schema (it would be dropped)")
             .inField(name);
       }
-      if (seen[field.index()]) {
+      if (!seen.add(field.index())) {
         throw new BadJson("appears twice in the object (one value would be dropped)").inField(name);
       }
-      seen[field.index()] = true;
-      count++;
       p.nextToken();
       Object value;
       try {
@@ -152,9 +149,9 @@ final class JsonValueReader {
         struct.put(field, value);
       }
     }
-    if (count < seen.length) {
+    if (!seen.all()) {
       for (Field field : fields) {
-        if (!seen[field.index()]) {
+        if (!seen.has(field.index())) {
           try {
             Object value = nullFor(field.schema());
             if (value != null) {
@@ -167,6 +164,45 @@ final class JsonValueReader {
       }
     }
     return struct;
+  }
+
+  /** The fields of a struct read so far: bits of a long up to 64 fields, else an array. */
+  private static final class FieldsSeen {
+    private final int size;
+    private final boolean[] many;
+    private long bits;
+    private int count;
+
+    FieldsSeen(int size) {
+      this.size = size;
+      this.many = size > 64 ? new boolean[size] : null;
+    }
+
+    /** Marks the field; false if it was marked before. */
+    boolean add(int index) {
+      if (many != null) {
+        if (many[index]) {
+          return false;
+        }
+        many[index] = true;
+      } else {
+        long bit = 1L << index;
+        if ((bits & bit) != 0) {
+          return false;
+        }
+        bits |= bit;
+      }
+      count++;
+      return true;
+    }
+
+    boolean has(int index) {
+      return many != null ? many[index] : (bits & (1L << index)) != 0;
+    }
+
+    boolean all() {
+      return count == size;
+    }
   }
 
   private List<Object> array(JsonParser p, JsonToken token, Schema elements) throws IOException {
@@ -193,14 +229,15 @@ final class JsonValueReader {
     Map<Object, Object> map = new HashMap<>();
     for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
       String key = p.currentName();
-      if (map.containsKey(key)) {
-        throw new BadJson("has a key twice (one value would be dropped)").inStep("{key}");
-      }
       p.nextToken();
+      int size = map.size();
       try {
         map.put(key, read(p, values));
       } catch (BadJson e) {
         throw e.inStep("{value}");
+      }
+      if (map.size() == size) {
+        throw new BadJson("has a key twice (one value would be dropped)").inStep("{key}");
       }
     }
     return map;
@@ -280,15 +317,15 @@ final class JsonValueReader {
           Map<Object, Object> map = new HashMap<>();
           for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String key = p.currentName();
-            if (map.containsKey(key)) {
-              throw new BadJson("appears twice in the object (one value would be dropped)")
-                  .inField(key);
-            }
-            p.nextToken();
+            int size = map.size();
             try {
-              map.put(key, schemaless(p, p.currentToken()));
+              map.put(key, schemaless(p, p.nextToken()));
             } catch (BadJson e) {
               throw e.inField(key);
+            }
+            if (map.size() == size) {
+              throw new BadJson("appears twice in the object (one value would be dropped)")
+                  .inField(key);
             }
           }
           return map;

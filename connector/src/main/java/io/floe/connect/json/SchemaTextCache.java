@@ -37,6 +37,27 @@ final class SchemaTextCache {
         };
   }
 
+  /**
+   * The last schema read, if {@code json} holds its text at {@code from}: then that text's length,
+   * else -1. No parse, no lock: a comparison of bytes.
+   */
+  int lastAt(byte[] json, int from) {
+    Entry hit = last;
+    if (hit == null) {
+      return -1;
+    }
+    int length = hit.text.length;
+    return from + length <= json.length
+            && Arrays.equals(hit.text, 0, length, json, from, from + length)
+        ? length
+        : -1;
+  }
+
+  /** The last schema read; see {@link #lastAt}. */
+  Schema last() {
+    return last.schema;
+  }
+
   /** The schema whose text is {@code json[from, to)}, read by {@code loader} when not cached. */
   Schema get(byte[] json, int from, int to, Loader loader) {
     Entry hit = last;
