@@ -175,9 +175,12 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
     if (!startsWith(value, 0, SCHEMA_FIRST)) {
       return null;
     }
-    int length = schemasRead.lastAt(value, SCHEMA_FIRST.length);
-    int payload = SCHEMA_FIRST.length + length + PAYLOAD_NEXT.length;
-    if (length < 0 || !startsWith(value, payload - PAYLOAD_NEXT.length, PAYLOAD_NEXT)) {
+    SchemaTextCache.Entry last = schemasRead.lastAt(value, SCHEMA_FIRST.length);
+    if (last == null) {
+      return null;
+    }
+    int payload = SCHEMA_FIRST.length + last.length() + PAYLOAD_NEXT.length;
+    if (!startsWith(value, payload - PAYLOAD_NEXT.length, PAYLOAD_NEXT)) {
       return null;
     }
     int end = value.length;
@@ -187,7 +190,7 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
     if (end <= payload || value[end - 1] != '}') {
       return null;
     }
-    Schema schema = schemasRead.last();
+    Schema schema = last.schema();
     try (JsonParser p = FACTORY.createParser(value, payload, end - 1 - payload)) {
       if (p.nextToken() == null) {
         return null;

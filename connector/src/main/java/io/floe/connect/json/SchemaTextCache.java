@@ -23,7 +23,12 @@ final class SchemaTextCache {
   private final Map<Key, Schema> entries;
   private volatile Entry last;
 
-  private record Entry(byte[] text, Schema schema) {}
+  /** A schema and its text. */
+  record Entry(byte[] text, Schema schema) {
+    int length() {
+      return text.length;
+    }
+  }
 
   SchemaTextCache(int capacity) {
     this.entries =
@@ -38,24 +43,18 @@ final class SchemaTextCache {
   }
 
   /**
-   * The last schema read, if {@code json} holds its text at {@code from}: then that text's length,
-   * else -1. No parse, no lock: a comparison of bytes.
+   * The last schema read, if {@code json} holds its text at {@code from}, else null. No parse, no
+   * lock: a comparison of bytes.
    */
-  int lastAt(byte[] json, int from) {
+  Entry lastAt(byte[] json, int from) {
     Entry hit = last;
     if (hit == null) {
-      return -1;
+      return null;
     }
-    int length = hit.text.length;
-    return from + length <= json.length
-            && Arrays.equals(hit.text, 0, length, json, from, from + length)
-        ? length
-        : -1;
-  }
-
-  /** The last schema read; see {@link #lastAt}. */
-  Schema last() {
-    return last.schema;
+    int to = from + hit.text.length;
+    return to <= json.length && Arrays.equals(hit.text, 0, hit.text.length, json, from, to)
+        ? hit
+        : null;
   }
 
   /** The schema whose text is {@code json[from, to)}, read by {@code loader} when not cached. */
