@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.floe.connect.version.FloeVersion;
@@ -44,7 +45,10 @@ import org.apache.kafka.connect.storage.HeaderConverter;
  */
 public class JsonConverter implements Converter, HeaderConverter, Versioned {
   private static final JsonFactory FACTORY =
-      JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS).build();
+      JsonFactory.builder()
+          .enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
+          .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+          .build();
 
   private JsonConverterConfig config;
   private String subject;
