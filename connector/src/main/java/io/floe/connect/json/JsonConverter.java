@@ -59,6 +59,9 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
   private JsonSchemaWriter schemasWritten;
   private Schema fixedSchema;
 
+  /** The size of the last message written: the first guess for the next one's buffer. */
+  private int lastWritten = 192;
+
   @Override
   public String version() {
     return FloeVersion.get();
@@ -109,7 +112,7 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
       return null;
     }
     JsonConverterConfig settings = configured();
-    ByteArrayBuilder out = new ByteArrayBuilder(256);
+    ByteArrayBuilder out = new ByteArrayBuilder(lastWritten + 64);
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       if (settings.schemasEnabled()) {
         g.writeStartObject();
@@ -130,7 +133,9 @@ public class JsonConverter implements Converter, HeaderConverter, Versioned {
     } catch (IOException e) {
       throw new DataException(subject + " could not be written as JSON", e);
     }
-    return out.toByteArray();
+    byte[] bytes = out.toByteArray();
+    lastWritten = bytes.length;
+    return bytes;
   }
 
   @Override

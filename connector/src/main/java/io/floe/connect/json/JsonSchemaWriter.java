@@ -11,7 +11,6 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -32,15 +31,7 @@ final class JsonSchemaWriter {
   JsonSchemaWriter(JsonFactory factory, JsonValueWriter values, int capacity) {
     this.factory = factory;
     this.values = values;
-    this.cache =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          private static final long serialVersionUID = 1L;
-
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<Schema, SerializedString> eldest) {
-            return size() > capacity;
-          }
-        };
+    this.cache = new LruMap<>(capacity);
   }
 
   /** The schema's JSON text, ready to be copied into a message. */

@@ -5,7 +5,6 @@
 package io.floe.connect.json;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 
@@ -31,15 +30,7 @@ final class SchemaTextCache {
   }
 
   SchemaTextCache(int capacity) {
-    this.entries =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          private static final long serialVersionUID = 1L;
-
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<Key, Schema> eldest) {
-            return size() > capacity;
-          }
-        };
+    this.entries = new LruMap<>(capacity);
   }
 
   /**

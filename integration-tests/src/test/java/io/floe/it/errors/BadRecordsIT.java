@@ -114,10 +114,7 @@ class BadRecordsIT {
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
     outcomes.awaitRows(oracle, 202);
 
-    List<Long> tableOffsets = new ArrayList<>();
-    for (TableOracle.Origin origin : oracle.origins()) {
-      tableOffsets.add(origin.offset());
-    }
+    List<Long> tableOffsets = offsets(oracle);
     List<Long> expectedTableOffsets = new ArrayList<>(List.of(0L, 6L));
     for (long offset = 7; offset < 207; offset++) {
       expectedTableOffsets.add(offset);
@@ -212,6 +209,15 @@ class BadRecordsIT {
     worker.rest().deleteConnector(topic);
   }
 
+  /** The source offsets of the table's rows. */
+  private static List<Long> offsets(TableOracle oracle) {
+    List<Long> offsets = new ArrayList<>();
+    for (TableOracle.Origin origin : oracle.origins()) {
+      offsets.add(origin.offset());
+    }
+    return offsets;
+  }
+
   /** A JsonConverter record with its schema: {@code fields} are (name, Connect type) pairs. */
   private static String withSchema(String fields, String payload) {
     return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":["
@@ -259,11 +265,7 @@ class BadRecordsIT {
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
     outcomes.awaitRows(oracle, 17);
 
-    List<Long> tableOffsets = new ArrayList<>();
-    for (TableOracle.Origin origin : oracle.origins()) {
-      tableOffsets.add(origin.offset());
-    }
-    assertThat(tableOffsets)
+    assertThat(offsets(oracle))
         .containsExactlyInAnyOrder(
             0L, 1L, 2L, 3L, 4L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L);
     org.apache.iceberg.Table table =
