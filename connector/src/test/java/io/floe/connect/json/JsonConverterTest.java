@@ -95,6 +95,27 @@ class JsonConverterTest {
   }
 
   @Test
+  void anEnvelopeWithTheLastSchemaTextIsCheckedWholeAllTheSame() {
+    JsonConverter converter = JsonConverters.floe(true);
+    converter.toConnectData("t", JsonConverters.envelope(STRUCT, "{\"id\":1}"));
+    String prefix = "{\"schema\":" + STRUCT + ",\"payload\":{\"id\":2}";
+    assertThatThrownBy(() -> converter.toConnectData("t", utf8(prefix + ",\"extra\":1}")))
+        .hasMessageStartingWith("The record's value is not a JSON envelope");
+    assertThatThrownBy(() -> converter.toConnectData("t", utf8(prefix + "} {\"id\":3}")))
+        .hasMessageStartingWith("The record's value has more after its JSON value");
+    assertThatThrownBy(() -> converter.toConnectData("t", utf8(prefix + "}}")))
+        .hasMessageStartingWith("The record's value is not valid JSON");
+    assertThatThrownBy(
+            () ->
+                converter.toConnectData(
+                    "t", JsonConverters.envelope(STRUCT, "{\"id\":2,\"tags\":[{\"a\":1.5}]}")))
+        .hasMessage(
+            "The record's value at tags[]{value}: expected int32, got a number with a fraction");
+    assertThat(converter.toConnectData("t", utf8(prefix + " }\n")).value())
+        .isEqualTo(converter.toConnectData("t", utf8(prefix + "}")).value());
+  }
+
+  @Test
   void readsPlainJsonWithoutSchemasAsConnectDoes() {
     JsonConverter converter = JsonConverters.floe(false);
     SchemaAndValue read =
