@@ -44,6 +44,7 @@ class ArchitectureTest {
     ARROWS.put("branch", Set.of());
     ARROWS.put("deletes", Set.of("branch", "files"));
     ARROWS.put("avro", Set.of("version"));
+    ARROWS.put("json", Set.of("version"));
     ARROWS.put("config", Set.of("cdc", "convert"));
     ARROWS.put("catalog", Set.of("config"));
     ARROWS.put("route", Set.of("config"));

@@ -50,6 +50,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PluginDeploymentIT {
   private static final String CONNECTOR = "io.floe.connect.IcebergSinkConnector";
   private static final String CONVERTER = "io.floe.connect.avro.AvroConverter";
+  private static final String JSON_CONVERTER = "io.floe.connect.json.JsonConverter";
   private static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(60);
 
   private KafkaBroker broker;
@@ -122,6 +123,17 @@ class PluginDeploymentIT {
             p -> {
               assertThat(p.path("class").asText()).isEqualTo(CONVERTER);
               assertThat(p.path("type").asText()).isEqualTo("converter");
+            })
+        .anySatisfy(
+            p -> {
+              assertThat(p.path("class").asText()).isEqualTo(JSON_CONVERTER);
+              assertThat(p.path("type").asText()).isEqualTo("converter");
+              assertThat(p.path("version").asText()).isEqualTo(version);
+            })
+        .anySatisfy(
+            p -> {
+              assertThat(p.path("class").asText()).isEqualTo(JSON_CONVERTER);
+              assertThat(p.path("type").asText()).isEqualTo("header_converter");
             });
   }
 

@@ -113,7 +113,8 @@ class PluginZipIT {
             "commons-configuration2-",
             "sqlite-jdbc-",
             "postgresql-",
-            "avro-")) {
+            "avro-",
+            "jackson-core-")) {
       assertThat(jars).as("lib/ holds %s*", required).anyMatch(jar -> jar.startsWith(required));
     }
   }
@@ -148,7 +149,9 @@ class PluginZipIT {
       assertThat(service(jar, "org.apache.kafka.connect.sink.SinkConnector"))
           .isEqualTo("io.floe.connect.IcebergSinkConnector");
       assertThat(service(jar, "org.apache.kafka.connect.storage.Converter"))
-          .isEqualTo("io.floe.connect.avro.AvroConverter");
+          .isEqualTo("io.floe.connect.avro.AvroConverter\nio.floe.connect.json.JsonConverter");
+      assertThat(service(jar, "org.apache.kafka.connect.storage.HeaderConverter"))
+          .isEqualTo("io.floe.connect.json.JsonConverter");
     }
   }
 

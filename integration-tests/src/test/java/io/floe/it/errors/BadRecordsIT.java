@@ -114,10 +114,7 @@ class BadRecordsIT {
     TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
     outcomes.awaitRows(oracle, 202);
 
-    List<Long> tableOffsets = new ArrayList<>();
-    for (TableOracle.Origin origin : oracle.origins()) {
-      tableOffsets.add(origin.offset());
-    }
+    List<Long> tableOffsets = offsets(oracle);
     List<Long> expectedTableOffsets = new ArrayList<>(List.of(0L, 6L));
     for (long offset = 7; offset < 207; offset++) {
       expectedTableOffsets.add(offset);
@@ -212,6 +209,15 @@ class BadRecordsIT {
     worker.rest().deleteConnector(topic);
   }
 
+  /** The source offsets of the table's rows. */
+  private static List<Long> offsets(TableOracle oracle) {
+    List<Long> offsets = new ArrayList<>();
+    for (TableOracle.Origin origin : oracle.origins()) {
+      offsets.add(origin.offset());
+    }
+    return offsets;
+  }
+
   /** A JsonConverter record with its schema: {@code fields} are (name, Connect type) pairs. */
   private static String withSchema(String fields, String payload) {
     return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":["
@@ -219,6 +225,71 @@ class BadRecordsIT {
         + "]},\"payload\":"
         + payload
         + "}";
+  }
+
+  @Test
+  void floesJsonConverterDeadLettersWhatConnectsWouldAlterAndTheRestLandsOnce() throws Exception {
+    String topic = "json-exact";
+    String dlq = "json-exact-dlq";
+    broker.createTopic(topic, 1);
+    Map<String, String> config = connector(topic, dlq);
+    config.put("value.converter", "io.floe.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "true");
+    String fields =
+        "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+            + "{\"field\":\"kind\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"qty\",\"type\":\"int32\",\"optional\":false},"
+            + "{\"field\":\"price\",\"type\":\"double\",\"optional\":true}";
+    for (int id = 0; id < 20; id++) {
+      String qty =
+          switch (id) {
+            case 5 -> "8589934599"; // 2^33+7: Connect's converter reads 7
+            case 6 -> "\"7\""; // a string: Connect's converter reads 0
+            default -> Integer.toString(id);
+          };
+      String price = id == 7 ? "\"1.5\"" : id == 8 ? "\"Infinity\"" : "2.5";
+      send(
+          topic,
+          withSchema(
+              fields,
+              "{\"id\":"
+                  + id
+                  + ",\"kind\":\"order\",\"qty\":"
+                  + qty
+                  + ",\"price\":"
+                  + price
+                  + "}"));
+    }
+    worker.rest().putConnector(topic, config);
+    worker.rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
+    TableOracle oracle = new TableOracle(catalog, List.of("db." + topic));
+    outcomes.awaitRows(oracle, 17);
+
+    assertThat(offsets(oracle))
+        .containsExactlyInAnyOrder(
+            0L, 1L, 2L, 3L, 4L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L);
+    org.apache.iceberg.Table table =
+        catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.parse("db." + topic));
+    try (var rows = org.apache.iceberg.data.IcebergGenerics.read(table).build()) {
+      for (org.apache.iceberg.data.Record row : rows) {
+        long id = (Long) row.getField("id");
+        assertThat(row.getField("qty")).as("qty of %s", id).isEqualTo((int) id);
+        assertThat(row.getField("price"))
+            .as("price of %s", id)
+            .isEqualTo(id == 8 ? Double.POSITIVE_INFINITY : 2.5);
+      }
+    }
+    Map<Long, String> reasons = outcomes.deadLetters(dlq, 3);
+    assertThat(reasons).containsOnlyKeys(5L, 6L, 7L);
+    assertThat(reasons.get(5L))
+        .isEqualTo("The record's value at qty: expected int32, got an integer out of its range");
+    assertThat(reasons.get(6L))
+        .isEqualTo("The record's value at qty: expected int32, got a string");
+    assertThat(reasons.get(7L))
+        .startsWith("The record's value at price: expected float64, got a string")
+        .doesNotContain("1.5");
+    outcomes.awaitCommittedOffset("connect-" + topic, new TopicPartition(topic, 0), 20);
+    worker.rest().deleteConnector(topic);
   }
 
   @Test
