@@ -32,7 +32,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -260,13 +259,23 @@ class CatalogDeploymentIT {
     Catalog view = services.catalog("newest-metadata", SqliteCatalogs.inNewServiceDir());
     if (Files.isDirectory(metadata)) {
       try (Stream<Path> files = Files.list(metadata)) {
-        Optional<Path> newest =
+        List<Path> newestFirst =
             files
                 .filter(file -> file.getFileName().toString().endsWith(".metadata.json"))
-                .max(Comparator.comparing(file -> file.getFileName().toString()));
-        if (newest.isPresent()) {
+                .sorted(
+                    Comparator.comparing((Path file) -> file.getFileName().toString()).reversed())
+                .toList();
+        if (!newestFirst.isEmpty()) {
           ((SupportsNamespaces) view).createNamespace(Namespace.of(table.namespace().levels()));
-          view.registerTable(table, newest.get().toUri().toString());
+        }
+        for (Path file : newestFirst) {
+          try {
+            view.registerTable(table, file.toUri().toString());
+            break;
+          } catch (org.apache.iceberg.exceptions.RuntimeIOException stillBeingWritten) {
+            // the metastore's side writes the file in place on the local disk: one read while it
+            // is written finds it short; the one before it is whole
+          }
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
