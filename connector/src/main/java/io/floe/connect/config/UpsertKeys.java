@@ -74,13 +74,14 @@ public record UpsertKeys(
 
   public static final String UPSERT_KEY_INDEX_ENABLED = "iceberg.tables.upsert-key-index-enabled";
   public static final String UPSERT_KEY_INDEX_ENABLED_DOC =
-      "When true, the coordinator keeps an index in memory of the data files that hold each key of"
-          + " a table in upsert mode, and reads only those files to find the rows a commit"
-          + " replaces or deletes, instead of every file whose partition and column bounds may"
-          + " hold a retired key. Worth it for random keys (UUIDs, hashes), which such bounds"
-          + " cannot rule out; it costs memory (see"
-          + " iceberg.tables.upsert-key-index-max-memory-mb) and a read of the table's key columns"
-          + " at the table's first commit after the coordinator starts. A table overrides it with"
+      "When true, the coordinator keeps an index in memory of the rows (data file and position)"
+          + " that hold each key of a table in upsert mode, and takes the rows a commit replaces"
+          + " or deletes from it instead of reading the key columns of every file whose partition"
+          + " and column bounds may hold a retired key. Worth it for random keys (UUIDs, hashes),"
+          + " which such bounds cannot rule out; it costs memory (see"
+          + " iceberg.tables.upsert-key-index-max-memory-mb), a read of the table's key columns"
+          + " at the table's first commit after the coordinator starts, and a read of the key"
+          + " columns of the files each commit adds. A table overrides it with"
           + " iceberg.table.<table>.upsert-key-index-enabled.";
   public static final boolean UPSERT_KEY_INDEX_ENABLED_DEFAULT = false;
 
@@ -88,7 +89,7 @@ public record UpsertKeys(
       "iceberg.tables.upsert-key-index-max-memory-mb";
   public static final String UPSERT_KEY_INDEX_MAX_MEMORY_MB_DOC =
       "The most memory, in MiB, that one table's key index may take on the coordinator's worker"
-          + " (about 16 to 32 bytes per key). A table whose index would need more loses it, with a"
+          + " (about 32 to 64 bytes per key). A table whose index would need more loses it, with a"
           + " warning, and its keys are found by the pruned scan until the coordinator restarts;"
           + " a commit never fails for it.";
   public static final int UPSERT_KEY_INDEX_MAX_MEMORY_MB_DEFAULT = 256;

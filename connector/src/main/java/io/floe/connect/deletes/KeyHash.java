@@ -15,10 +15,13 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.types.Type;
 
 /**
- * A 64-bit hash of a key, the same for keys that Iceberg's comparators hold equal: the key index
- * stores hashes, not keys, so that an entry takes the same few bytes whatever the key's columns.
- * Two keys may share a hash; the index then names the files of both for either, which costs reads,
- * never a missed row.
+ * A 128-bit hash of a key, the same for keys that Iceberg's comparators hold equal, in two 64-bit
+ * halves computed with different seeds and mixers: the probe half ({@link #hash}) places the key in
+ * the index's table, the check half ({@link #check}) tells apart keys whose probe halves meet. The
+ * key index stores the hash, not the key, so that an entry takes the same few bytes whatever the
+ * key's columns, and trusts it: it deletes the rows it holds for a key's hash without reading them.
+ * Two of a table's keys sharing all 128 bits is as likely as two random 128-bit numbers meeting:
+ * for ten billion keys, about one chance in 10^18.
  *
  * <p>Values are hashed as the key's Iceberg internal values ({@link RetiredKeys}): integers of any
  * width as their {@code long} value (so a column widened from int to long keeps its hashes),
@@ -26,9 +29,16 @@ import org.apache.iceberg.types.Type;
  * fixed by their bytes, UUIDs by their 128 bits (as a {@code UUID} or 16 bytes), decimals by their
  * value without trailing zeros.
  */
-final class KeyHash {
-  private static final long SEED = 0x2545F4914F6CDD1DL;
-  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+final class KeyHash implements KeyIndex.Hasher {
+  private static final Mix PROBE = new Mix(0x2545F4914F6CDD1DL, 0x9E3779B97F4A7C15L, 29);
+  private static final Mix CHECK = new Mix(0x6A09E667F3BCC909L, 0xC2B2AE3D27D4EB4FL, 37);
+
+  /** One half's seed, odd multiplier and rotation. */
+  private record Mix(long seed, long multiplier, int rotation) {
+    long step(long hash, long value) {
+      return Long.rotateLeft(hash ^ finish(value + multiplier), rotation) * multiplier;
+    }
+  }
 
   private final List<Accessor<StructLike>> accessors;
   private final List<Type.TypeID> types;
@@ -74,80 +84,87 @@ final class KeyHash {
     return new KeyHash(List.copyOf(accessors), List.copyOf(types));
   }
 
-  /** The key's hash; never 0, which the index keeps for empty slots. */
-  long hash(StructLike key) {
-    long hash = SEED;
-    for (int i = 0; i < accessors.size(); i++) {
-      hash = value(hash, types.get(i), accessors.get(i).get(key));
-    }
-    hash = finish(hash);
+  @Override
+  public long hash(StructLike key) {
+    long hash = half(PROBE, key);
     return hash == 0 ? 1 : hash;
   }
 
-  private static long value(long hash, Type.TypeID type, Object value) {
+  @Override
+  public long check(StructLike key) {
+    return half(CHECK, key);
+  }
+
+  private long half(Mix mix, StructLike key) {
+    long hash = mix.seed();
+    for (int i = 0; i < accessors.size(); i++) {
+      hash = value(mix, hash, types.get(i), accessors.get(i).get(key));
+    }
+    return finish(hash);
+  }
+
+  private static long value(Mix mix, long hash, Type.TypeID type, Object value) {
     if (value == null) {
-      return step(hash, 0x5bd1e995L);
+      return mix.step(hash, 0x5bd1e995L);
     }
     return switch (type) {
-      case BOOLEAN -> step(hash, (Boolean) value ? 1 : 2);
+      case BOOLEAN -> mix.step(hash, (Boolean) value ? 1 : 2);
       case INTEGER, LONG, DATE, TIME, TIMESTAMP, TIMESTAMP_NANO ->
-          step(hash, ((Number) value).longValue());
-      case FLOAT, DOUBLE -> step(hash, Double.doubleToLongBits(((Number) value).doubleValue()));
-      case STRING -> chars(hash, (CharSequence) value);
-      case UUID -> uuid(hash, value);
-      case FIXED, BINARY -> bytes(hash, buffer(value));
-      case DECIMAL -> decimal(hash, (BigDecimal) value);
+          mix.step(hash, ((Number) value).longValue());
+      case FLOAT, DOUBLE -> mix.step(hash, Double.doubleToLongBits(((Number) value).doubleValue()));
+      case STRING -> chars(mix, hash, (CharSequence) value);
+      case UUID -> uuid(mix, hash, value);
+      case FIXED, BINARY -> bytes(mix, hash, buffer(value));
+      case DECIMAL -> decimal(mix, hash, (BigDecimal) value);
       default -> throw new IllegalStateException("no hash for " + type);
     };
   }
 
-  private static long chars(long hash, CharSequence value) {
+  private static long chars(Mix mix, long hash, CharSequence value) {
     int length = value.length();
-    long h = step(hash, length);
+    long h = mix.step(hash, length);
     long word = 0;
     for (int i = 0; i < length; i++) {
       word = word << 16 | value.charAt(i);
       if ((i & 3) == 3) {
-        h = step(h, word);
+        h = mix.step(h, word);
         word = 0;
       }
     }
-    return (length & 3) == 0 ? h : step(h, word);
+    return (length & 3) == 0 ? h : mix.step(h, word);
   }
 
-  private static long bytes(long hash, ByteBuffer value) {
+  private static long bytes(Mix mix, long hash, ByteBuffer value) {
     ByteBuffer bytes = value.duplicate();
-    long h = step(hash, bytes.remaining());
+    long h = mix.step(hash, bytes.remaining());
     while (bytes.remaining() >= Long.BYTES) {
-      h = step(h, bytes.getLong());
+      h = mix.step(h, bytes.getLong());
     }
     long word = 0;
     boolean rest = bytes.hasRemaining();
     while (bytes.hasRemaining()) {
       word = word << 8 | (bytes.get() & 0xFF);
     }
-    return rest ? step(h, word) : h;
+    return rest ? mix.step(h, word) : h;
   }
 
-  private static long uuid(long hash, Object value) {
+  private static long uuid(Mix mix, long hash, Object value) {
     if (value instanceof UUID uuid) {
-      return step(step(hash, uuid.getMostSignificantBits()), uuid.getLeastSignificantBits());
+      return mix.step(
+          mix.step(hash, uuid.getMostSignificantBits()), uuid.getLeastSignificantBits());
     }
     ByteBuffer bytes = buffer(value).duplicate();
-    return step(step(hash, bytes.getLong()), bytes.getLong());
+    return mix.step(mix.step(hash, bytes.getLong()), bytes.getLong());
   }
 
-  private static long decimal(long hash, BigDecimal value) {
+  private static long decimal(Mix mix, long hash, BigDecimal value) {
     BigDecimal plain = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
-    return step(bytes(hash, ByteBuffer.wrap(plain.unscaledValue().toByteArray())), plain.scale());
+    return mix.step(
+        bytes(mix, hash, ByteBuffer.wrap(plain.unscaledValue().toByteArray())), plain.scale());
   }
 
   private static ByteBuffer buffer(Object value) {
     return value instanceof byte[] array ? ByteBuffer.wrap(array) : (ByteBuffer) value;
-  }
-
-  private static long step(long hash, long value) {
-    return Long.rotateLeft(hash ^ finish(value + GOLDEN), 29) * GOLDEN;
   }
 
   /** A 64-bit finalizer: every input bit affects every output bit. */

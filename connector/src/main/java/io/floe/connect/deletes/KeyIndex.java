@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.function.ToLongFunction;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -38,34 +37,48 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.Tasks;
 
 /**
- * Where the keys of one table live at one snapshot: each key's hash ({@link KeyHash}) mapped to the
- * data files of the snapshot that may hold a live row of it.
+ * Where the keys of one table live at one snapshot: each key's 128-bit hash ({@link KeyHash})
+ * mapped to the rows of the snapshot's data files that hold it, each row a file and a position. A
+ * locate takes the rows of a retired key from here instead of reading the files that hold them, so
+ * a commit of keys spread over every file of a large table reads no data file.
  *
- * <p><b>The invariant.</b> For every live row of the snapshot, the file holding it is among the
- * files of its key's hash. Extra files (a key's rows deleted since, a hash shared by two keys) only
- * cost reads. Every change keeps it:
+ * <p><b>The invariant.</b> Every live row of the snapshot is among the rows of its key's hash.
+ * Extra rows (deleted since, by this connector or another writer) are deleted again, which changes
+ * nothing; the locate drops the ones the file's deletes at the snapshot already name. Every change
+ * keeps it:
  *
  * <ul>
- *   <li>a build reads the key of every live row of the snapshot;
- *   <li>a snapshot's added data files have all their keys added (rows deleted in the same snapshot
+ *   <li>a build reads the key and position of every live row of the snapshot;
+ *   <li>a snapshot's added data files have all their rows added (rows deleted in the same snapshot
  *       included); its removed data files are forgotten;
  *   <li>after this connector's own commit from snapshot B, which deleted every live row of the
- *       retired keys located in B, a retired key's hash keeps only the files the locate did not
- *       read and those in which it saw a live row of another key with the same hash; the commit's
- *       new files are then added as any snapshot's.
+ *       retired keys in the files it located them in, a retired key's hash keeps only its rows in
+ *       other files; the commit's new files are then added as any snapshot's.
  * </ul>
  *
- * <p>Files are known by a number; a removed file's number stays in the hashes that named it until
+ * <p>The index trusts the 128-bit hash: two keys sharing it would have each other's rows deleted.
+ * For keys whose probe halves meet (the check halves tell them apart) nothing is shared.
+ *
+ * <p>Files are known by a number; a removed file's number stays in the rows that named it until
  * enough of them pile up, then a sweep drops them all. Not thread-safe, except that reads run on
  * several threads and add under a lock.
  */
 final class KeyIndex {
   private static final int FILE_BYTES = 160;
 
+  /** The two halves of a key's 128-bit hash, equal for keys Iceberg holds equal. */
+  interface Hasher {
+    /** The probe half; never 0. */
+    long hash(StructLike key);
+
+    /** The check half. */
+    long check(StructLike key);
+  }
+
   private final Schema keySchema;
   private final List<Integer> keyFieldIds;
-  private final ToLongFunction<StructLike> hash;
-  private final KeyFileMap map;
+  private final Hasher hasher;
+  private final KeyRowMap map;
   private final Map<String, Integer> numbers = new HashMap<>();
   private final List<String> paths = new ArrayList<>();
   private final BitSet live = new BitSet();
@@ -83,20 +96,16 @@ final class KeyIndex {
    * @throws UnsupportedOperationException if a key column's type cannot be hashed
    */
   KeyIndex(Schema keySchema, List<Integer> keyFieldIds, long maxBytes) {
-    this(keySchema, keyFieldIds, maxBytes, KeyHash.of(keySchema, keyFieldIds)::hash);
+    this(keySchema, keyFieldIds, maxBytes, KeyHash.of(keySchema, keyFieldIds));
   }
 
-  /**
-   * An empty index hashing keys with {@code hash}, which must give equal keys equal hashes, never
-   * 0; a hash that many keys share costs reads, never a missed row.
-   */
-  KeyIndex(
-      Schema keySchema, List<Integer> keyFieldIds, long maxBytes, ToLongFunction<StructLike> hash) {
+  /** An empty index hashing keys with {@code hasher}. */
+  KeyIndex(Schema keySchema, List<Integer> keyFieldIds, long maxBytes, Hasher hasher) {
     this.keySchema = keySchema;
     this.keyFieldIds = List.copyOf(keyFieldIds);
-    this.hash = hash;
+    this.hasher = hasher;
     this.maxBytes = maxBytes;
-    this.map = new KeyFileMap(maxBytes);
+    this.map = new KeyRowMap(maxBytes);
   }
 
   /** The key columns the index was built for. */
@@ -110,7 +119,7 @@ final class KeyIndex {
     return known && Objects.equals(snapshotId, id);
   }
 
-  /** The key hashes held. */
+  /** The keys held. */
   int hashes() {
     return map.size();
   }
@@ -129,9 +138,9 @@ final class KeyIndex {
   }
 
   /**
-   * Builds the index of {@code snapshot} afresh: reads the key of every live row.
+   * Builds the index of {@code snapshot} afresh: reads the key and position of every live row.
    *
-   * @throws KeyFileMap.Full when the index would take more than its budget
+   * @throws KeyRowMap.Full when the index would take more than its budget
    */
   void build(Table table, Snapshot snapshot, ExecutorService readers) {
     known = false;
@@ -226,29 +235,35 @@ final class KeyIndex {
         .throwFailureWhenFinished()
         .run(
             task -> {
-              HashList hashes = new HashList();
-              reader.visit(task, true, (key, position) -> hashes.add(hash.applyAsLong(key)));
-              addFile(task.file().location(), hashes.values, hashes.size);
+              KeyRows rows = new KeyRows();
+              reader.visit(
+                  task,
+                  true,
+                  (key, position) -> rows.add(hasher.hash(key), hasher.check(key), position));
+              addFile(task.file().location(), rows);
             });
   }
 
-  /** The hashes of one file's rows, as read. */
-  private static final class HashList {
-    private long[] values = new long[256];
+  /** The hashes and positions of one file's rows, as read. */
+  private static final class KeyRows {
+    private long[] values = new long[3 * 256];
     private int size;
 
-    void add(long value) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
+    void add(long hash, long check, long position) {
+      if (size + 3 > values.length) {
+        values = Arrays.copyOf(values, values.length * 2);
       }
-      values[size++] = value;
+      values[size++] = hash;
+      values[size++] = check;
+      values[size++] = position;
     }
   }
 
-  private synchronized void addFile(String location, long[] hashes, int count) {
+  private synchronized void addFile(String location, KeyRows read) {
     int number = register(location);
-    for (int i = 0; i < count; i++) {
-      if (map.add(hashes[i], number)) {
+    long[] values = read.values;
+    for (int i = 0; i < read.size; i += 3) {
+      if (map.add(values[i], values[i + 1], KeyRowMap.row(number, values[i + 2]))) {
         references[number]++;
       }
     }
@@ -258,7 +273,7 @@ final class KeyIndex {
   private void checkBudget() {
     long bytes = bytes();
     if (bytes > maxBytes) {
-      throw new KeyFileMap.Full(bytes);
+      throw new KeyRowMap.Full(bytes);
     }
   }
 
@@ -293,7 +308,7 @@ final class KeyIndex {
     }
   }
 
-  /** Drops removed files from every hash once they hold a quarter of the references. */
+  /** Drops removed files' rows from every key once they are a quarter of the rows. */
   private void sweepIfStale() {
     if (deadReferences == 0 || deadReferences * 4 < map.size()) {
       return;
@@ -312,37 +327,40 @@ final class KeyIndex {
 
   /** What a locate asks of the index and tells it back: one per attempt. */
   final class Lookup {
-    /** The retired keys' hashes, sorted, each once. */
-    private final long[] retired;
+    /** The retired keys' hash halves, by the keys' ordinals. */
+    private final long[] retiredHashes;
 
-    private final Set<String> named = new HashSet<>();
-    private final Set<String> read = new HashSet<>();
-    private final Map<Long, Set<String>> sharedHashes = new HashMap<>();
+    private final long[] retiredChecks;
+
+    /** The live files holding rows of retired keys: their rows' positions and keys' ordinals. */
+    private final Map<String, FileRows> named = new HashMap<>();
+
+    private final Set<String> located = new HashSet<>();
     private final Long baseId;
 
     private Lookup(RetiredKeys keys) {
       this.baseId = snapshotId;
-      long[] hashes = new long[keys.size()];
+      this.retiredHashes = new long[keys.size()];
+      this.retiredChecks = new long[keys.size()];
       int i = 0;
       for (StructLike key : keys) {
-        long h = hash.applyAsLong(key);
-        hashes[i++] = h;
+        int ordinal = i++;
+        long h = hasher.hash(key);
+        long c = hasher.check(key);
+        retiredHashes[ordinal] = h;
+        retiredChecks[ordinal] = c;
         map.forEach(
             h,
-            number -> {
+            c,
+            row -> {
+              int number = KeyRowMap.file(row);
               if (live.get(number)) {
-                named.add(paths.get(number));
+                named
+                    .computeIfAbsent(paths.get(number), path -> new FileRows())
+                    .add(KeyRowMap.position(row), ordinal);
               }
             });
       }
-      Arrays.sort(hashes);
-      int distinct = 0;
-      for (int k = 0; k < hashes.length; k++) {
-        if (k == 0 || hashes[k] != hashes[k - 1]) {
-          hashes[distinct++] = hashes[k];
-        }
-      }
-      this.retired = Arrays.copyOf(hashes, distinct);
     }
 
     /** The snapshot the lookup was made at, null for the empty table. */
@@ -355,9 +373,21 @@ final class KeyIndex {
       return other == KeyIndex.this;
     }
 
-    /** Whether the index names the data file at {@code location} for a retired key. */
+    /** Whether the index holds rows of a retired key in the data file at {@code location}. */
     boolean names(String location) {
-      return named.contains(location);
+      return named.containsKey(location);
+    }
+
+    /**
+     * The positions of the rows of retired keys the index holds in the file at {@code location}.
+     */
+    Set<Long> positionsIn(String location) {
+      FileRows rows = named.get(location);
+      Set<Long> positions = new HashSet<>();
+      for (int i = 0; rows != null && i < rows.size(); i++) {
+        positions.add(rows.position(i));
+      }
+      return positions;
     }
 
     /** The files the index names for the retired keys. */
@@ -365,21 +395,55 @@ final class KeyIndex {
       return named.size();
     }
 
-    /** Notes that {@code file} is read whole, with its other keys told to {@link #otherKeys}. */
-    synchronized void reading(DataFile file) {
-      read.add(file.location());
+    /**
+     * The rows of retired keys the index holds in {@code file} (named by {@link #names}), noting
+     * that the locate took them: the positions, ascending, and the ordinal of each one's key among
+     * the retired keys.
+     */
+    synchronized FileRows rows(DataFile file) {
+      located.add(file.location());
+      return named.get(file.location()).sorted();
+    }
+  }
+
+  /** Rows of retired keys in one file: positions and the ordinals of their keys. */
+  static final class FileRows {
+    private long[] positions = new long[4];
+    private int[] ordinals = new int[4];
+    private int size;
+
+    private void add(long position, int ordinal) {
+      if (size == positions.length) {
+        positions = Arrays.copyOf(positions, size * 2);
+        ordinals = Arrays.copyOf(ordinals, size * 2);
+      }
+      positions[size] = position;
+      ordinals[size++] = ordinal;
     }
 
-    /** Told the keys of the rows of read files that are not retired. */
-    LiveKeyReader.OtherKeys otherKeys() {
-      return (file, key) -> {
-        long h = hash.applyAsLong(key);
-        if (Arrays.binarySearch(retired, h) >= 0) {
-          synchronized (this) {
-            sharedHashes.computeIfAbsent(h, x -> new HashSet<>()).add(file.location());
-          }
-        }
-      };
+    private FileRows sorted() {
+      Integer[] order = new Integer[size];
+      for (int i = 0; i < size; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, (a, b) -> Long.compare(positions[a], positions[b]));
+      FileRows sorted = new FileRows();
+      for (int i : order) {
+        sorted.add(positions[i], ordinals[i]);
+      }
+      return sorted;
+    }
+
+    int size() {
+      return size;
+    }
+
+    long position(int i) {
+      return positions[i];
+    }
+
+    int ordinal(int i) {
+      return ordinals[i];
     }
   }
 
@@ -390,29 +454,30 @@ final class KeyIndex {
 
   /**
    * After this connector committed the deletes of {@code lookup}'s located rows from the index's
-   * snapshot: forgets the retired keys' hashes in the files the locate read, except where another
-   * key shares the hash. The index is then right for the snapshots after the commit only, not for
-   * its own: the caller must bring it to the committed snapshot (or a later one) with {@link
-   * #catchUp} at once, and discard it if that fails.
+   * snapshot: forgets the retired keys' rows in the files the locate took rows from. The index is
+   * then right for the snapshots after the commit only, not for its own: the caller must bring it
+   * to the committed snapshot (or a later one) with {@link #catchUp} at once, and discard it if
+   * that fails.
    */
   void retired(Lookup lookup) {
     if (!known || !Objects.equals(lookup.baseId, snapshotId)) {
       throw new IllegalStateException("the lookup is not of the index's snapshot");
     }
     known = false;
-    Set<Integer> read = new HashSet<>();
-    for (String location : lookup.read) {
+    Set<Integer> located = new HashSet<>();
+    for (String location : lookup.located) {
       Integer number = numbers.get(location);
       if (number != null) {
-        read.add(number);
+        located.add(number);
       }
     }
-    for (long h : lookup.retired) {
-      Set<String> shared = lookup.sharedHashes.getOrDefault(h, Set.of());
+    for (int i = 0; i < lookup.retiredHashes.length; i++) {
       map.retain(
-          h,
-          number -> !read.contains(number) || shared.contains(paths.get(number)),
-          number -> {
+          lookup.retiredHashes[i],
+          lookup.retiredChecks[i],
+          row -> !located.contains(KeyRowMap.file(row)),
+          row -> {
+            int number = KeyRowMap.file(row);
             if (live.get(number)) {
               references[number]--;
             } else {

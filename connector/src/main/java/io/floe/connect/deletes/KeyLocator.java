@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * <p>Stateless: each call plans and reads afresh, so it is always exact for the snapshot it is
  * given, whoever wrote the table. Its cost grows with the files the keys' values spread over: small
  * for keys clustered by partition or by write order, close to reading every key column for random
- * keys. For those a key index ({@link KeyIndex}) may narrow the planned files to the ones it names
- * for the keys; the rows are then read and matched as without it, so it changes what is read, never
- * what is found, as long as it names every file holding a live row of a key.
+ * keys. For those a key index ({@link KeyIndex}) narrows the planned files to the ones it names for
+ * the keys and gives their rows, so no data file is read: the files' deletes at the snapshot drop
+ * the rows no longer live. It finds what the scan finds as long as it holds every live row of a
+ * key.
  */
 public final class KeyLocator {
   private static final Logger LOG = LoggerFactory.getLogger(KeyLocator.class);
@@ -70,8 +71,8 @@ public final class KeyLocator {
   }
 
   /**
-   * Locates the live rows holding {@code keys} in {@code base}, reading only the planned files that
-   * {@code index} names for them (when given), each whole, telling it the other keys it reads.
+   * Locates the live rows holding {@code keys} in {@code base}; with {@code index}, only in the
+   * planned files it names for them, taking their rows from it instead of reading the files.
    *
    * @param index a lookup of the keys in a key index current for {@code base}, null for none
    */
@@ -144,11 +145,7 @@ public final class KeyLocator {
 
   private static LocatedRows.FileRows read(
       LiveKeyReader reader, FileScanTask task, KeyIndex.Lookup index) {
-    if (index == null) {
-      return reader.read(task);
-    }
-    index.reading(task.file());
-    return reader.read(task, index.otherKeys());
+    return index == null ? reader.read(task) : reader.live(task, index.rows(task.file()));
   }
 
   private static long dataFiles(Snapshot snapshot) {

@@ -35,8 +35,8 @@ import org.apache.iceberg.util.StructProjection;
  * Counts the rows read and the keys found, over every file it reads. Files may be read on several
  * threads at once.
  *
- * <p>The key index reads with it too: every live row's key ({@link #visit}), and, when it names the
- * files to read, the keys of the rows that are not retired ({@link OtherKeys}).
+ * <p>The key index reads with it too: every live row's key and position ({@link #visit}); a locate
+ * with the index takes the rows it holds and keeps the live ones ({@link #live}).
  */
 final class LiveKeyReader {
   private final FileIO io;
@@ -53,12 +53,6 @@ final class LiveKeyReader {
   @FunctionalInterface
   interface RowVisitor {
     void row(StructLike key, long position);
-  }
-
-  /** Told the keys of the live rows of a file that hold no retired key; called on the reader. */
-  @FunctionalInterface
-  interface OtherKeys {
-    void row(DataFile file, StructLike key);
   }
 
   LiveKeyReader(Table table, RetiredKeys keys) {
@@ -92,35 +86,23 @@ final class LiveKeyReader {
 
   /** The live rows of the task's file holding a retired key, or null when it has none. */
   LocatedRows.FileRows read(FileScanTask task) {
-    return read(task, null);
-  }
-
-  /**
-   * The live rows of the task's file holding a retired key, or null when it has none.
-   *
-   * @param others when not null, told every other live row's key; the whole file is read then,
-   *     never only the parts the task's residual filter keeps
-   */
-  LocatedRows.FileRows read(FileScanTask task, OtherKeys others) {
     LongStream.Builder positions = LongStream.builder();
     BitSet matched = new BitSet();
     DataFile file = task.file();
     PositionDeleteIndex[] scannedDeletes = new PositionDeleteIndex[1];
     PositionDeleteIndex deleted;
-    if (others == null && scanned(task, matched, positions, scannedDeletes)) {
+    if (scanned(task, matched, positions, scannedDeletes)) {
       deleted = scannedDeletes[0];
     } else {
       deleted =
           visit(
               task,
-              others != null,
+              false,
               (key, position) -> {
                 int ordinal = keys.ordinal(key);
                 if (ordinal >= 0) {
                   matched.set(ordinal);
                   positions.add(position);
-                } else if (others != null) {
-                  others.row(file, key);
                 }
               });
     }
@@ -131,6 +113,37 @@ final class LiveKeyReader {
       matchedKeys.or(matched);
     }
     return new LocatedRows.FileRows(file, positions.build().toArray(), deleted);
+  }
+
+  /**
+   * The live rows among {@code rows}, the rows of retired keys a key index holds in the task's
+   * file, without reading the file: those its deletes at the snapshot name are dropped. A file with
+   * equality deletes, which only a read can apply, is read as {@link #read(FileScanTask)} reads it.
+   *
+   * @return the live rows, or null when none is
+   */
+  LocatedRows.FileRows live(FileScanTask task, KeyIndex.FileRows rows) {
+    GenericDeleteFilter deletes = new GenericDeleteFilter(io, task, tableSchema, projection);
+    if (deletes.hasEqDeletes()) {
+      return read(task);
+    }
+    PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
+    LongStream.Builder positions = LongStream.builder();
+    BitSet matched = new BitSet();
+    for (int i = 0; i < rows.size(); i++) {
+      long position = rows.position(i);
+      if (deleted == null || !deleted.isDeleted(position)) {
+        positions.add(position);
+        matched.set(rows.ordinal(i));
+      }
+    }
+    if (matched.isEmpty()) {
+      return null;
+    }
+    synchronized (matchedKeys) {
+      matchedKeys.or(matched);
+    }
+    return new LocatedRows.FileRows(task.file(), positions.build().toArray(), deleted);
   }
 
   /**

@@ -7,12 +7,10 @@ package io.floe.connect.deletes;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.function.ToLongFunction;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotChanges;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,9 +61,9 @@ public final class TableKeyIndex {
   /** How an index hashes the keys of a key schema (see {@link KeyIndex}). */
   @FunctionalInterface
   interface KeyHashes {
-    KeyHashes STANDARD = (schema, ids) -> KeyHash.of(schema, ids)::hash;
+    KeyHashes STANDARD = KeyHash::of;
 
-    ToLongFunction<StructLike> of(Schema keySchema, List<Integer> keyFieldIds);
+    KeyIndex.Hasher of(Schema keySchema, List<Integer> keyFieldIds);
   }
 
   /** An index for {@code table} hashing keys with {@code hashes}. */
@@ -268,7 +266,7 @@ public final class TableKeyIndex {
 
   private static boolean isFull(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof KeyFileMap.Full) {
+      if (cause instanceof KeyRowMap.Full) {
         return true;
       }
     }

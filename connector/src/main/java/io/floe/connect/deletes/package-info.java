@@ -11,9 +11,10 @@
  * validated from, by a scan pruned by the keys: partitions and column bounds rule files out, and
  * only the key columns and row positions of the rest are read, with each file's deletes applied.
  * For random keys, which column bounds cannot rule out, a table may have a key index on the
- * coordinator ({@link io.floe.connect.deletes.TableKeyIndex}): the data files that may hold each
- * key's hash, so that only those are read. It never leaves out a file holding a live row of a key,
- * and when it cannot serve the pruned scan does the work.
+ * coordinator ({@link io.floe.connect.deletes.TableKeyIndex}): the rows, by data file and position,
+ * that hold each key's 128-bit hash, so that no data file is read, only the deletes of those the
+ * key's rows are in. It never leaves out a live row of a key, and when it cannot serve the pruned
+ * scan does the work.
  *
  * <p><b>Deleting.</b> {@link io.floe.connect.deletes.DeleteWriter} writes deletion vectors on
  * format v3 (one per data file, merged with the file's previous vector, which the commit removes)

@@ -31,6 +31,7 @@ import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -126,18 +127,29 @@ class KeyIndexTest {
   }
 
   /**
-   * Keys that share a hash: the index names the files of all of them for each, and after a commit a
-   * retired key's hash keeps the files where another key of that hash still lives.
+   * Keys whose probe halves meet, told apart by their check halves only: none is given another's
+   * rows, and a commit retiring one leaves the others' rows in the index.
    */
   @ParameterizedTest(name = "v{0} {1}")
   @CsvSource({"2, region", "3, bucket"}) // v3 unpartitioned: the first test, without collisions
-  void keysSharingAHashKeepEachOthersFiles(int version, String spec) {
-    // eleven hashes for the whole key space: every hash is shared by some 27 keys
+  void keysSharingAProbeHashKeepTheirOwnRows(int version, String spec) {
+    // eleven probe halves for the whole key space: every one is shared by some 27 keys
     create(
         version,
         spec,
         19L * version,
-        (schema, ids) -> key -> 1 + Math.floorMod(key.get(0, Long.class), 11L));
+        (schema, ids) ->
+            new KeyIndex.Hasher() {
+              @Override
+              public long hash(StructLike key) {
+                return 1 + Math.floorMod(key.get(0, Long.class), 11L);
+              }
+
+              @Override
+              public long check(StructLike key) {
+                return key.get(0, Long.class);
+              }
+            });
     for (cycle = 0; cycle < 8; cycle++) {
       switch (cycle % 4) {
         case 0 -> append(other(), randomRows(20, "theirs"));
@@ -201,7 +213,7 @@ class KeyIndexTest {
   }
 
   @Test
-  void randomKeysReadOnlyTheFilesTheIndexNames() {
+  void randomKeysAreLocatedWithoutReadingAnyDataFile() {
     table = tables.create("unpartitioned", 3);
     random = new Random(3);
     index = new TableKeyIndex(table.name(), LARGE, "the-budget-setting", null);
@@ -220,7 +232,9 @@ class KeyIndexTest {
         new KeyLocator(table, null).locate(base, keys, index.lookup(table, base, keys));
 
     assertThat(plain.stats().filesRead()).isEqualTo(40);
-    assertThat(indexed.stats().filesRead()).isLessThanOrEqualTo(5);
+    assertThat(plain.stats().rowsRead()).isEqualTo(2000);
+    assertThat(indexed.stats().filesRead()).isEqualTo(5);
+    assertThat(indexed.stats().rowsRead()).isZero();
     assertThat(positionsByFile(indexed)).isEqualTo(positionsByFile(plain)).hasSize(5);
     assertThat(indexed.stats().keysMatched()).isEqualTo(5);
   }
@@ -335,6 +349,8 @@ class KeyIndexTest {
         .as("rows located through the index in cycle %s", cycle)
         .isEqualTo(positionsByFile(plain));
     assertThat(indexed.stats().filesRead()).isLessThanOrEqualTo(plain.stats().filesRead());
+    assertThat(indexed.stats().rowsRead()).as("rows read in cycle %s", cycle).isZero();
+    assertThat(indexed.stats().keysMatched()).isEqualTo(plain.stats().keysMatched());
 
     Map<Long, Integer> expected = counts(read(table));
     retired.forEach(expected::remove);
@@ -369,12 +385,13 @@ class KeyIndexTest {
   }
 
   /**
-   * The invariant: for every live row of the current snapshot, a lookup of its key names its file.
+   * The invariant: for every live row of the current snapshot, a lookup of its key holds the row,
+   * its file and position.
    */
   private void checkIndexNamesEveryLiveRow() {
     Table current = other();
     Snapshot snapshot = current.currentSnapshot();
-    Map<Long, Set<String>> truth = new TreeMap<>();
+    Map<Long, Map<String, Set<Long>>> truth = new TreeMap<>();
     LiveKeyReader reader = LiveKeyReader.allRows(current, current.schema().select("id"));
     try (CloseableIterable<FileScanTask> tasks = current.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
@@ -383,8 +400,9 @@ class KeyIndexTest {
             true,
             (key, position) ->
                 truth
-                    .computeIfAbsent(key.get(0, Long.class), id -> new HashSet<>())
-                    .add(task.file().location()));
+                    .computeIfAbsent(key.get(0, Long.class), id -> new HashMap<>())
+                    .computeIfAbsent(task.file().location(), file -> new HashSet<>())
+                    .add(position));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -393,11 +411,15 @@ class KeyIndexTest {
         (id, files) -> {
           KeyIndex.Lookup lookup = index.lookup(current, snapshot, keys(current, id));
           assertThat(lookup).isNotNull();
-          for (String file : files) {
-            assertThat(lookup.names(file))
-                .as("key %s in %s after cycle %s", id, file, cycle)
-                .isTrue();
-          }
+          files.forEach(
+              (file, positions) -> {
+                assertThat(lookup.names(file))
+                    .as("key %s in %s after cycle %s", id, file, cycle)
+                    .isTrue();
+                assertThat(lookup.positionsIn(file))
+                    .as("rows of key %s in %s after cycle %s", id, file, cycle)
+                    .containsAll(positions);
+              });
         });
   }
 

@@ -5,18 +5,21 @@
 package io.floe.connect.deletes;
 
 import java.util.Arrays;
-import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
+import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
- * Key hashes to the numbers of the data files that may hold them: an open-addressing table of
- * primitive arrays (linear probing, backward-shift removal), so that an entry costs 12 bytes of
- * slot plus the table's spare room, with no object per key. A hash in one file (the usual case)
- * keeps the file's number in its slot; a hash in several keeps them in a small array of its own.
+ * Keys, known by their 128-bit hash ({@link KeyHash}: a probe half and a check half), to the rows
+ * that hold them, each row a data file's number and a position in it ({@link #row}): an
+ * open-addressing table of primitive arrays (linear probing on the probe half, backward-shift
+ * removal), so that a key costs 24 bytes of slot plus the table's spare room, with no object per
+ * key. A key in one row (the usual case) keeps the row in its slot; a key in several keeps them in
+ * a small array of its own.
  *
  * <p>The table never grows past its byte limit: a growth that would pass it throws {@link Full}.
  */
-final class KeyFileMap {
+final class KeyRowMap {
   /** Thrown when the table would need more bytes than its limit. */
   static final class Full extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -26,26 +29,52 @@ final class KeyFileMap {
     }
   }
 
-  private static final int SLOT_BYTES = Long.BYTES + Integer.BYTES;
+  /** The largest row position a row can carry. */
+  static final long MAX_POSITION = 0xFFFF_FFFFL;
+
+  private static final int SLOT_BYTES = 3 * Long.BYTES;
   private static final int MIN_CAPACITY = 1 << 10;
   private static final int ARRAY_HEADER_BYTES = 16;
 
   private final long maxBytes;
   private long[] hashes;
-  private int[] files;
+  private long[] checks;
+  private long[] rows;
   private int size;
 
-  /** The files of hashes in several files: {@code lists[i][0]} is the count, then the numbers. */
-  private int[][] lists = new int[16][];
+  /** The rows of keys in several: {@code lists[i][0]} is the count, then the rows. */
+  private long[][] lists = new long[16][];
 
   private int[] freeLists = new int[16];
   private int freeListCount;
   private int listCount;
   private long listBytes;
 
-  KeyFileMap(long maxBytes) {
+  KeyRowMap(long maxBytes) {
     this.maxBytes = maxBytes;
     allocate(MIN_CAPACITY);
+  }
+
+  /**
+   * A row: the data file's number (from 0) and the position in it.
+   *
+   * @throws UnsupportedOperationException if the position is past {@link #MAX_POSITION}
+   */
+  static long row(int file, long position) {
+    if (position < 0 || position > MAX_POSITION) {
+      throw new UnsupportedOperationException("a row position past " + MAX_POSITION);
+    }
+    return (long) file << 32 | position;
+  }
+
+  /** The number of the data file holding {@code row}. */
+  static int file(long row) {
+    return (int) (row >>> 32);
+  }
+
+  /** The position of {@code row} in its data file. */
+  static long position(long row) {
+    return row & MAX_POSITION;
   }
 
   private void allocate(int capacity) {
@@ -54,10 +83,11 @@ final class KeyFileMap {
       throw new Full(bytes);
     }
     hashes = new long[capacity];
-    files = new int[capacity];
+    checks = new long[capacity];
+    rows = new long[capacity];
   }
 
-  /** The hashes held. */
+  /** The keys held. */
   int size() {
     return size;
   }
@@ -71,60 +101,63 @@ final class KeyFileMap {
   }
 
   /**
-   * Adds {@code file} to the files of {@code hash}.
+   * Adds {@code row} to the rows of the key.
    *
+   * @param hash the key's probe half, never 0
+   * @param check the key's check half
    * @return whether it was not among them yet
    */
-  boolean add(long hash, int file) {
-    int slot = find(hash);
+  boolean add(long hash, long check, long row) {
+    int slot = find(hash, check);
     if (hashes[slot] == 0) {
       if ((size + 1) * 4L > hashes.length * 3L) {
         grow();
-        slot = find(hash);
+        slot = find(hash, check);
       }
       hashes[slot] = hash;
-      files[slot] = file;
+      checks[slot] = check;
+      rows[slot] = row;
       size++;
       return true;
     }
-    int held = files[slot];
+    long held = rows[slot];
     if (held >= 0) {
-      if (held == file) {
+      if (held == row) {
         return false;
       }
-      files[slot] = -1 - newList(held, file);
+      rows[slot] = -1 - newList(held, row);
       return true;
     }
-    return addToList(-1 - held, file);
+    return addToList((int) (-1 - held), row);
   }
 
-  /** Calls {@code action} with each file of {@code hash}. */
-  void forEach(long hash, IntConsumer action) {
-    int slot = find(hash);
+  /** Calls {@code action} with each row of the key. */
+  void forEach(long hash, long check, LongConsumer action) {
+    int slot = find(hash, check);
     if (hashes[slot] == 0) {
       return;
     }
-    int held = files[slot];
+    long held = rows[slot];
     if (held >= 0) {
       action.accept(held);
       return;
     }
-    int[] list = lists[-1 - held];
+    long[] list = lists[(int) (-1 - held)];
     for (int i = 1; i <= list[0]; i++) {
       action.accept(list[i]);
     }
   }
 
   /**
-   * Keeps of the files of {@code hash} those {@code keep} accepts, and forgets the hash when none
-   * is left; calls {@code dropped} with each file dropped.
+   * Keeps of the rows of the key those {@code keep} accepts, and forgets the key when none is left;
+   * calls {@code dropped} with each row dropped.
    */
-  void retain(long hash, IntPredicate keep, IntConsumer dropped) {
-    int slot = find(hash);
+  void retain(long hash, long check, LongPredicate keep, LongConsumer dropped) {
+    int slot = find(hash, check);
     if (hashes[slot] == 0) {
       return;
     }
-    int held = files[slot];
+    long held = rows[slot];
     if (held >= 0) {
       if (!keep.test(held)) {
         dropped.accept(held);
@@ -132,8 +165,8 @@ final class KeyFileMap {
       }
       return;
     }
-    int index = -1 - held;
-    int[] list = lists[index];
+    int index = (int) (-1 - held);
+    long[] list = lists[index];
     int kept = 0;
     for (int i = 1; i <= list[0]; i++) {
       if (keep.test(list[i])) {
@@ -147,20 +180,21 @@ final class KeyFileMap {
       freeList(index);
       removeAt(slot);
     } else if (kept == 1) {
-      files[slot] = list[1];
+      rows[slot] = list[1];
       freeList(index);
     }
   }
 
   /**
-   * Keeps, for every hash, only the files {@code live} accepts, forgetting hashes left with none;
-   * the table shrinks to fit what is left.
+   * Keeps, for every key, only the rows of the files {@code live} accepts, forgetting keys left
+   * with none; the table shrinks to fit what is left.
    */
   void retainAll(IntPredicate live) {
     long[] oldHashes = hashes;
-    int[] oldFiles = files;
-    int[][] oldLists = lists;
-    lists = new int[16][];
+    long[] oldChecks = checks;
+    long[] oldRows = rows;
+    long[][] oldLists = lists;
+    lists = new long[16][];
     freeLists = new int[16];
     freeListCount = 0;
     listCount = 0;
@@ -168,8 +202,8 @@ final class KeyFileMap {
     size = 0;
     int capacity = MIN_CAPACITY;
     int left = 0;
-    for (int slot = 0; slot < oldHashes.length; slot++) {
-      if (oldHashes[slot] != 0) {
+    for (long hash : oldHashes) {
+      if (hash != 0) {
         left++;
       }
     }
@@ -177,32 +211,33 @@ final class KeyFileMap {
       capacity <<= 1;
     }
     hashes = new long[capacity];
-    files = new int[capacity];
+    checks = new long[capacity];
+    rows = new long[capacity];
     for (int slot = 0; slot < oldHashes.length; slot++) {
       long hash = oldHashes[slot];
       if (hash == 0) {
         continue;
       }
-      int held = oldFiles[slot];
+      long held = oldRows[slot];
       if (held >= 0) {
-        if (live.test(held)) {
-          add(hash, held);
+        if (live.test(file(held))) {
+          add(hash, oldChecks[slot], held);
         }
       } else {
-        int[] list = oldLists[-1 - held];
+        long[] list = oldLists[(int) (-1 - held)];
         for (int i = 1; i <= list[0]; i++) {
-          if (live.test(list[i])) {
-            add(hash, list[i]);
+          if (live.test(file(list[i]))) {
+            add(hash, oldChecks[slot], list[i]);
           }
         }
       }
     }
   }
 
-  private int find(long hash) {
+  private int find(long hash, long check) {
     int mask = hashes.length - 1;
     int slot = home(hash, mask);
-    while (hashes[slot] != 0 && hashes[slot] != hash) {
+    while (hashes[slot] != 0 && (hashes[slot] != hash || checks[slot] != check)) {
       slot = (slot + 1) & mask;
     }
     return slot;
@@ -226,18 +261,21 @@ final class KeyFileMap {
       boolean between = gap <= slot ? gap < home && home <= slot : gap < home || home <= slot;
       if (!between) {
         hashes[gap] = hashes[slot];
-        files[gap] = files[slot];
+        checks[gap] = checks[slot];
+        rows[gap] = rows[slot];
         gap = slot;
       }
     }
     hashes[gap] = 0;
-    files[gap] = 0;
+    checks[gap] = 0;
+    rows[gap] = 0;
     size--;
   }
 
   private void grow() {
     long[] oldHashes = hashes;
-    int[] oldFiles = files;
+    long[] oldChecks = checks;
+    long[] oldRows = rows;
     allocate(oldHashes.length << 1);
     int mask = hashes.length - 1;
     for (int slot = 0; slot < oldHashes.length; slot++) {
@@ -248,12 +286,13 @@ final class KeyFileMap {
           to = (to + 1) & mask;
         }
         hashes[to] = hash;
-        files[to] = oldFiles[slot];
+        checks[to] = oldChecks[slot];
+        rows[to] = oldRows[slot];
       }
     }
   }
 
-  private int newList(int first, int second) {
+  private int newList(long first, long second) {
     int index;
     if (freeListCount > 0) {
       index = freeLists[--freeListCount];
@@ -263,7 +302,7 @@ final class KeyFileMap {
       }
       index = listCount++;
     }
-    int[] list = new int[4];
+    long[] list = new long[4];
     list[0] = 2;
     list[1] = first;
     list[2] = second;
@@ -272,20 +311,20 @@ final class KeyFileMap {
     return index;
   }
 
-  private boolean addToList(int index, int file) {
-    int[] list = lists[index];
+  private boolean addToList(int index, long row) {
+    long[] list = lists[index];
     for (int i = 1; i <= list[0]; i++) {
-      if (list[i] == file) {
+      if (list[i] == row) {
         return false;
       }
     }
     if (list[0] + 1 == list.length) {
-      int[] longer = Arrays.copyOf(list, list.length * 2);
+      long[] longer = Arrays.copyOf(list, list.length * 2);
       listBytes += arrayBytes(longer) - arrayBytes(list);
       lists[index] = longer;
       list = longer;
     }
-    list[++list[0]] = file;
+    list[(int) ++list[0]] = row;
     return true;
   }
 
@@ -298,7 +337,7 @@ final class KeyFileMap {
     freeLists[freeListCount++] = index;
   }
 
-  private static long arrayBytes(int[] array) {
-    return ARRAY_HEADER_BYTES + (long) array.length * Integer.BYTES;
+  private static long arrayBytes(long[] array) {
+    return ARRAY_HEADER_BYTES + (long) array.length * Long.BYTES;
   }
 }
