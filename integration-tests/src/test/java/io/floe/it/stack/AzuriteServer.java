@@ -50,7 +50,9 @@ public final class AzuriteServer implements AutoCloseable {
     this.key = key;
   }
 
-  /** Starts Azurite's blob service with an account {@value #ACCOUNT} whose key holds {@code tag}. */
+  /**
+   * Starts Azurite's blob service with an account {@value #ACCOUNT} whose key holds {@code tag}.
+   */
   public static AzuriteServer start(String tag) {
     Path blob = installed().resolve("node_modules").resolve(".bin").resolve("azurite-blob");
     Path dir = StackDirs.newServiceDir("azurite");
@@ -129,7 +131,8 @@ public final class AzuriteServer implements AutoCloseable {
               .start();
       if (!install.waitFor(INSTALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         install.destroyForcibly();
-        throw new IllegalStateException("npm install azurite@" + VERSION + " timed out; see " + log);
+        throw new IllegalStateException(
+            "npm install azurite@" + VERSION + " timed out; see " + log);
       }
       if (install.exitValue() != 0) {
         throw new IllegalStateException("npm install azurite@" + VERSION + " failed; see " + log);
@@ -161,7 +164,8 @@ public final class AzuriteServer implements AutoCloseable {
       }
     }
     throw new IllegalStateException(
-        name + " is not on the PATH: the ADLS tests install Azurite with npm (Node.js 20 or later)");
+        name
+            + " is not on the PATH: the ADLS tests install Azurite with npm (Node.js 20 or later)");
   }
 
   /** The account's key: a secret, never to be found in a log or an answer. */
