@@ -53,6 +53,8 @@ public final class GcsTableProbe implements Function<String, String> {
   /** {@code catalogDatabase}: the SQLite file of the catalog. */
   @Override
   public String apply(String catalogDatabase) {
+    // as in a Connect worker, the JDBC driver is the plugin's: registered by its own class loader
+    loadSqliteDriver();
     Storage storage = LocalStorageHelper.getOptions().getService();
     JdbcCatalog catalog =
         new JdbcCatalog(
@@ -105,6 +107,14 @@ public final class GcsTableProbe implements Function<String, String> {
                 .getProtectionDomain()
                 .getCodeSource()
                 .getLocation());
+  }
+
+  private static void loadSqliteDriver() {
+    try {
+      Class.forName("org.sqlite.JDBC");
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("The plugin's lib/ has no SQLite driver", e);
+    }
   }
 
   private static DataFile write(OutputFile out, int rows) {

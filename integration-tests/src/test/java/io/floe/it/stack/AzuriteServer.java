@@ -6,7 +6,6 @@ package io.floe.it.stack;
 
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.file.datalake.DataLakeServiceClientBuilder;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -111,7 +110,13 @@ public final class AzuriteServer implements AutoCloseable {
     if (Files.isExecutable(target.resolve("node_modules/.bin/azurite-blob"))) {
       return target;
     }
-    Path npm = onPath("npm");
+    Path npm =
+        Executables.onPath("npm")
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "npm is not on the PATH: the ADLS tests install Azurite with npm (Node.js"
+                            + " 20 or later)"));
     Path staging = target.resolveSibling(target.getFileName() + ".installing-" + pid());
     Path log = StackDirs.newServiceDir("azurite-install").resolve("npm.log");
     try {
@@ -154,18 +159,6 @@ public final class AzuriteServer implements AutoCloseable {
 
   private static long pid() {
     return ProcessHandle.current().pid();
-  }
-
-  private static Path onPath(String name) {
-    for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(entry, name);
-      if (!entry.isEmpty() && Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    throw new IllegalStateException(
-        name
-            + " is not on the PATH: the ADLS tests install Azurite with npm (Node.js 20 or later)");
   }
 
   /** The account's key: a secret, never to be found in a log or an answer. */
@@ -217,13 +210,6 @@ public final class AzuriteServer implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Executables.stop(process);
   }
 }
