@@ -2,7 +2,7 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.it.gcs;
+package io.floe.it.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,15 +28,15 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The GCS add-on, as far as it can run here: no Google endpoint is reachable, and the fake of Cloud
- * Storage that Google's client library ships ({@code LocalStorageHelper} of google-cloud-nio) lives
- * inside one JVM, so no Connect worker can reach it. So the plugin zip with the add-on unzipped
- * over it, as README tells users to install it, is loaded in a class loader of its {@code lib/}
- * alone, and {@link GcsTableProbe} runs a table's whole file cycle through GCSFileIO on the fake
- * inside it. What this leaves unproven: Google's HTTP transport, authentication, and a Connect
- * worker's plugin isolation with these jars.
+ * The storage add-ons' archives, and the GCS add-on as far as it can run here. No Google endpoint
+ * is reachable, and the fake of Cloud Storage that Google's client library ships ({@code
+ * LocalStorageHelper} of google-cloud-nio) lives inside one JVM, so no Connect worker can reach it:
+ * the plugin zip with the add-on unzipped over it, as README tells users to install it, is loaded
+ * in a class loader of its {@code lib/} alone, and {@link GcsTableProbe} runs a table's whole file
+ * cycle through GCSFileIO on the fake inside it. What this leaves unproven: Google's HTTP
+ * transport, authentication, and a Connect worker's plugin isolation with these jars.
  */
-class GcsStorageIT {
+class StorageAddOnsIT {
   private static final String ADD_ON_LIB = "floe-iceberg-sink-" + version() + "/lib";
 
   /**
@@ -47,6 +47,13 @@ class GcsStorageIT {
   @Test
   void eachAddOnHoldsOnlyJarsThePluginLacks() throws Exception {
     List<String> pluginJars = jarArtifacts(PluginInstall.zip());
+    for (String addOn : List.of("azure", "gcs")) {
+      assertThat(jarArtifacts(PluginInstall.addOnZip(addOn)))
+          .as("the %s add-on: no Kafka, logging or Netty jar", addOn)
+          .noneMatch(jar -> jar.startsWith("kafka") || jar.startsWith("connect-"))
+          .noneMatch(jar -> jar.startsWith("slf4j") || jar.startsWith("log4j"))
+          .noneMatch(jar -> jar.startsWith("logback") || jar.startsWith("netty-"));
+    }
     assertThat(jarArtifacts(PluginInstall.addOnZip("azure")))
         .contains("iceberg-azure", "azure-storage-file-datalake", "azure-identity")
         .doesNotContainAnyElementsOf(pluginJars);
@@ -89,8 +96,18 @@ class GcsStorageIT {
                   .loadClass(GcsTableProbe.class.getName())
                   .getDeclaredConstructor()
                   .newInstance();
+      // as Connect runs a plugin's code: with its class loader as the thread's context loader
+      Thread thread = Thread.currentThread();
+      ClassLoader previous = thread.getContextClassLoader();
+      String answer;
+      thread.setContextClassLoader(isolated);
+      try {
+        answer = probe.apply(database.toString());
+      } finally {
+        thread.setContextClassLoader(previous);
+      }
       found =
-          Arrays.stream(probe.apply(database.toString()).split("\n"))
+          Arrays.stream(answer.split("\n"))
               .map(line -> line.split("=", 2))
               .collect(Collectors.toMap(pair -> pair[0], pair -> pair[1]));
     }
