@@ -97,6 +97,8 @@ class AdlsStorageIT {
     config.put(
         "iceberg.catalog.adls.auth.shared-key.account.key",
         "${file:" + secrets.toAbsolutePath() + ":account-key}");
+    // the killed worker's sink consumers leave their group after 10 s, not the default 45 s
+    config.put("consumer.override.session.timeout.ms", "10000");
     String name = config.get("name");
     String topic = config.get("topics");
     String table = config.get("iceberg.tables");
