@@ -13,6 +13,7 @@ import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.PluginInstall;
+import io.floe.it.stack.Ports;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.SqliteCatalogs;
@@ -72,8 +73,11 @@ class AdlsStorageIT {
     azurite = services.own(AzuriteServer.start(TAG));
     azurite.createContainer(CONTAINER);
     pluginPath = PluginInstall.pluginPathWithAddOn("azure");
+    // side by side: each start is mostly a JVM warming up
+    CompletableFuture<ConnectWorker> second =
+        CompletableFuture.supplyAsync(this::startWorker).thenApply(services::own);
     worker1 = services.own(startWorker());
-    worker2 = services.own(startWorker());
+    worker2 = second.join();
   }
 
   private ConnectWorker startWorker() {
@@ -118,7 +122,7 @@ class AdlsStorageIT {
               () -> {
                 for (int batch = 0; batch < 8; batch++) {
                   events.send(topic, 4, 400 + batch * 100L, 400 + (batch + 1) * 100L);
-                  sleep(300);
+                  Ports.sleep(Duration.ofMillis(300));
                 }
               });
       Thread.sleep(1000);
@@ -155,14 +159,5 @@ class AdlsStorageIT {
                 dir.resolve("catalog.db"), AzuriteServer.location(CONTAINER, "warehouse")));
     catalog.putAll(azurite.fileIoProperties());
     return catalog;
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }
