@@ -57,7 +57,9 @@ public final class Secrets {
           "authorization",
           "keystore.key",
           "sse.key",
-          "account.key");
+          "account.key",
+          "encryption-key",
+          "decryption-key");
 
   /** Endings of names that speak of a secret without holding one. */
   private static final List<String> SETTING_SUFFIXES =

@@ -41,6 +41,8 @@ class SecretsTest {
         "iceberg.catalog.adls.sas-token.account",
         "iceberg.catalog.adls.auth.shared-key.account.key",
         "iceberg.catalog.gcs.oauth2.token",
+        "iceberg.catalog.gcs.encryption-key",
+        "iceberg.catalog.gcs.decryption-key",
         "iceberg.catalog.s3.sse.key",
         "iceberg.catalog.header.Authorization",
         "iceberg.catalog.rest.auth.oauth2.credential",

@@ -4,18 +4,14 @@
  */
 package io.floe.it.stack;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -84,7 +80,7 @@ public final class MotoServer implements AutoCloseable {
 
   public static MotoServer start() {
     Path executable =
-        onPath("moto_server")
+        Executables.onPath("moto_server")
             .orElseThrow(
                 () ->
                     new IllegalStateException(
@@ -112,17 +108,6 @@ public final class MotoServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start " + executable, e);
     }
-  }
-
-  private static Optional<Path> onPath(String name) {
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String entry : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(entry, name);
-      if (!entry.isEmpty() && Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 
   public URI endpoint() {
@@ -167,13 +152,6 @@ public final class MotoServer implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Executables.stop(process);
   }
 }

@@ -53,6 +53,33 @@ public final class PluginInstall {
   }
 
   /**
+   * A new plugin.path folder holding the plugin with the storage add-on {@code name} ({@code azure}
+   * or {@code gcs}) unzipped over it, as README's "Catalogs and storage" tells users to install it.
+   */
+  public static Path pluginPathWithAddOn(String name) {
+    Path target = StackDirs.newServiceDir("plugins-" + name);
+    unzip(zip(), target);
+    unzip(addOnZip(name), target);
+    return target;
+  }
+
+  /**
+   * The archive of the storage add-on {@code name}, from the {@code floe.addon.<name>} system
+   * property, which the build sets to the add-on module's archive as Maven resolved it.
+   */
+  public static Path addOnZip(String name) {
+    String configured = System.getProperty("floe.addon." + name);
+    if (configured == null || configured.isBlank()) {
+      throw new IllegalStateException(
+          "System property floe.addon."
+              + name
+              + " is not set: run the tests through Maven with the packaging modules, e.g. 'mvn"
+              + " verify -pl integration-tests -am'");
+    }
+    return Paths.get(configured);
+  }
+
+  /**
    * Unzips the built zip into {@code pluginPath}, next to other plugins a worker's {@code
    * plugin.path} may hold.
    */
