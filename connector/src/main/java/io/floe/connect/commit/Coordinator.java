@@ -146,6 +146,7 @@ public final class Coordinator implements AutoCloseable {
             topic,
             settings.keyIndex(),
             settings.branches(),
+            settings.contracts(),
             readers);
     this.maintenance =
         new TableMaintenance(

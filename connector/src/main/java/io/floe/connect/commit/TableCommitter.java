@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.branch.CommitBranchException;
+import io.floe.connect.contract.Contract;
 import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
@@ -77,6 +78,8 @@ final class TableCommitter {
   private final ControlTopic controlTopic;
   private final KeyIndexes keyIndexes;
   private final Function<String, CommitBranch> branches;
+  private final Function<String, Optional<Contract>> contracts;
+  private final ContractMarks contractMarks = new ContractMarks();
 
   private final ExecutorService readers;
 
@@ -93,8 +96,33 @@ final class TableCommitter {
       KeyIndexSettings keyIndex,
       Function<String, CommitBranch> branches,
       ExecutorService readers) {
+    this(
+        catalog,
+        groupId,
+        connectorName,
+        controlTopic,
+        keyIndex,
+        branches,
+        table -> Optional.empty(),
+        readers);
+  }
+
+  /**
+   * @param contracts each table's contract (by its configured name), whose lineage its commits
+   *     carry
+   */
+  TableCommitter(
+      Catalog catalog,
+      String groupId,
+      String connectorName,
+      ControlTopic controlTopic,
+      KeyIndexSettings keyIndex,
+      Function<String, CommitBranch> branches,
+      Function<String, Optional<Contract>> contracts,
+      ExecutorService readers) {
     this.readers = readers;
     this.branches = branches;
+    this.contracts = contracts;
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
@@ -568,6 +596,11 @@ final class TableCommitter {
     if (validThrough != null) {
       update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
     }
+    contractMarks.mark(
+        update,
+        prepared.name(),
+        contracts.apply(prepared.name()),
+        prepared.base().map(base -> prepared.table().snapshot(base.snapshotId())).orElse(null));
     String expectedBase = prepared.base().map(CommitMarks.Mark::commitId).orElse(null);
     update.validateWith(new NoCommitSince(groupId, expectedBase, prepared.checkedAt()));
     return validThrough;

@@ -108,7 +108,8 @@ final class SimConnect {
         of.maxSilentCycles(),
         of.keyIndex(),
         of.maintenance(),
-        of.branches());
+        of.branches(),
+        of.contracts());
   }
 
   static ControlSettings settings(

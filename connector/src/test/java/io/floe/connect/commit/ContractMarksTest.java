@@ -1,0 +1,138 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.connect.LogCapture;
+import io.floe.connect.branch.CommitBranch;
+import io.floe.connect.contract.Contract;
+import io.floe.connect.control.ControlTopic;
+import io.floe.connect.deletes.KeyIndexSettings;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ThreadPools;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The contract's id, version, hash and rules in every commit, and a change of it told once. */
+class ContractMarksTest {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final ControlTopic TOPIC =
+      new ControlTopic(
+          "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
+  private static final String V1 =
+      """
+      id: orders
+      version: 1.0.0
+      schema:
+        - name: orders
+          properties:
+            - name: id
+              logicalType: integer
+              required: true
+              logicalTypeOptions: {minimum: 1}
+      """;
+
+  private InMemoryCatalog catalog;
+  private Table table;
+
+  @BeforeEach
+  void createTable() {
+    catalog = new InMemoryCatalog();
+    catalog.initialize("test", Map.of());
+    catalog.createNamespace(Namespace.of("db"));
+    table =
+        catalog.createTable(
+            TableIdentifier.of("db", "orders"), SCHEMA, PartitionSpec.unpartitioned());
+  }
+
+  /** A coordinator's committer enforcing {@code contract}. */
+  private TableCommitter committer(Contract contract) {
+    return new TableCommitter(
+        catalog,
+        "connect-orders",
+        "orders",
+        TOPIC,
+        KeyIndexSettings.off(),
+        t -> CommitBranch.MAIN,
+        t -> Optional.ofNullable(contract),
+        ThreadPools.getWorkerPool());
+  }
+
+  private void commit(TableCommitter committer, long controlOffset) {
+    UUID id = UUID.randomUUID();
+    PendingEvent event =
+        new PendingEvent(
+            0, controlOffset, TestManifests.manifest(table, "db.orders", id, 10).event());
+    TableCommitter.Outcome outcome =
+        committer.commit(
+            new TableCommitter.Cycle(
+                id,
+                TableCommitter.byTable(List.of(event)),
+                Map.of(0, controlOffset + 1),
+                Map.of(),
+                OptionalLong.empty(),
+                false));
+    assertThat(outcome.failures()).isEmpty();
+    table.refresh();
+  }
+
+  @Test
+  void everyCommitCarriesTheContractAndAChangeIsToldOnceWithItsRules() {
+    Contract v1 = Contract.parse(V1);
+    try (LogCapture logs = LogCapture.of(ContractMarks.class)) {
+      TableCommitter first = committer(v1);
+      commit(first, 1);
+      commit(first, 2);
+      assertThat(table.currentSnapshot().summary())
+          .containsEntry("floe.contract.id", "orders")
+          .containsEntry("floe.contract.version", "1.0.0")
+          .containsEntry("floe.contract.sha256", v1.sha256())
+          .containsEntry(
+              "floe.contract.rules",
+              "[\"id logicalType integer\",\"id required\",\"id minimum 1\"]");
+      assertThat(logs.lines())
+          .singleElement()
+          .asString()
+          .contains("contract 'orders' version 1.0.0 (sha256 " + v1.sha256() + ") is enforced");
+
+      Contract v2 =
+          Contract.parse(V1.replace("1.0.0", "1.1.0").replace("minimum: 1", "maximum: 9"));
+      TableCommitter restarted = committer(v2);
+      commit(restarted, 3);
+      commit(restarted, 4);
+      assertThat(table.currentSnapshot().summary())
+          .containsEntry("floe.contract.version", "1.1.0")
+          .containsEntry("floe.contract.sha256", v2.sha256());
+      assertThat(logs.lines()).hasSize(2);
+      assertThat(logs.lines().get(1))
+          .contains(
+              "the contract changed from 'orders' version 1.0.0 (sha256 "
+                  + v1.sha256()
+                  + ") to 'orders' version 1.1.0 (sha256 "
+                  + v2.sha256()
+                  + "): rules added [id maximum 9], rules removed [id minimum 1]");
+
+      commit(committer(null), 5);
+      assertThat(table.currentSnapshot().summary()).doesNotContainKey("floe.contract.sha256");
+      assertThat(logs.lines()).hasSize(3);
+      assertThat(logs.lines().get(2)).contains("is no longer enforced");
+    }
+  }
+}
