@@ -549,6 +549,10 @@ final class TableCommitter {
       records += event.event().recordCount();
       bytes += event.event().totalFileSizeBytes();
     }
+    Optional<Contract> contract = contracts.apply(prepared.name());
+    if (contract.isPresent()) {
+      CommitProfile.set(append, prepared.table(), contract.get(), prepared.events());
+    }
     if (bytes > 0) {
       // Iceberg counts the files and rows of an appended manifest, not their size: without this
       // total-files-size would stay 0, and tools reading summaries would see an empty table

@@ -94,6 +94,124 @@ class ContractMarksTest {
   }
 
   @Test
+  void aCommitOfATableWithAContractCarriesTheProfileOfItsFilesMetrics() throws Exception {
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "score", Types.DoubleType.get()),
+            Types.NestedField.optional(3, "email", Types.StringType.get()),
+            Types.NestedField.optional(4, "day", Types.DateType.get()));
+    table =
+        catalog.createTable(
+            TableIdentifier.of("db", "scores"), schema, PartitionSpec.unpartitioned());
+    Contract contract =
+        Contract.parse(
+            """
+            id: scores
+            version: 1
+            schema:
+              - name: scores
+                properties:
+                  - {name: id, logicalType: integer, required: true}
+                  - {name: score, logicalType: number}
+                  - {name: email, logicalType: string}
+                  - {name: day, logicalType: date}
+                  - {name: absent, logicalType: string}
+            """);
+    String location = table.location() + "/metadata/" + UUID.randomUUID() + "-m.avro";
+    org.apache.iceberg.ManifestWriter<org.apache.iceberg.DataFile> writer =
+        org.apache.iceberg.ManifestFiles.write(
+            2, table.spec(), table.io().newOutputFile(location), null);
+    try (writer) {
+      writer.add(file(10, 0L, 1L, 2L, 5L, -1.5, 2.0, 100, 120));
+      writer.add(file(30, 0L, 3L, 0L, 1L, 0.5, 9.25, 90, 110));
+    }
+    UUID id = UUID.randomUUID();
+    PendingEvent event =
+        new PendingEvent(
+            0,
+            1,
+            io.floe.connect.control.DataWritten.of(
+                id, "db.scores", table.uuid(), writer.toManifestFile(), 200));
+    TableCommitter committer =
+        new TableCommitter(
+            catalog,
+            "connect-orders",
+            "orders",
+            TOPIC,
+            KeyIndexSettings.off(),
+            t -> CommitBranch.MAIN,
+            t -> Optional.of(contract),
+            ThreadPools.getWorkerPool());
+    assertThat(
+            committer
+                .commit(
+                    new TableCommitter.Cycle(
+                        id,
+                        TableCommitter.byTable(List.of(event)),
+                        Map.of(0, 2L),
+                        Map.of(),
+                        OptionalLong.empty(),
+                        false))
+                .failures())
+        .isEmpty();
+    table.refresh();
+    Map<String, String> summary = table.currentSnapshot().summary();
+    assertThat(summary).containsEntry("floe.profile.rows", "40");
+    assertThat(
+            org.apache.iceberg.util.JsonUtil.mapper().readTree(summary.get("floe.profile.columns")))
+        .isEqualTo(
+            org.apache.iceberg.util.JsonUtil.mapper()
+                .readTree(
+                    "{\"id\":{\"nulls\":0,\"null-fraction\":0.0},"
+                        + "\"score\":{\"nulls\":4,\"null-fraction\":0.1,\"nans\":2,"
+                        + "\"min\":\"-1.5\",\"max\":\"9.25\"},"
+                        + "\"email\":{\"nulls\":6,\"null-fraction\":0.15},"
+                        + "\"day\":{\"nulls\":0,\"null-fraction\":0.0,"
+                        + "\"min\":\"1970-04-01\",\"max\":\"1970-05-01\"}}"));
+  }
+
+  /** A data file of {@code rows} rows with the column metrics of the profile test. */
+  private org.apache.iceberg.DataFile file(
+      long rows,
+      long idNulls,
+      long scoreNulls,
+      long scoreNans,
+      long emailNulls,
+      double scoreMin,
+      double scoreMax,
+      int dayMin,
+      int dayMax) {
+    org.apache.iceberg.types.Type.PrimitiveType dbl = Types.DoubleType.get();
+    org.apache.iceberg.types.Type.PrimitiveType date = Types.DateType.get();
+    return org.apache.iceberg.DataFiles.builder(table.spec())
+        .withPath(table.location() + "/data/" + UUID.randomUUID() + ".parquet")
+        .withFormat(org.apache.iceberg.FileFormat.PARQUET)
+        .withFileSizeInBytes(100)
+        .withMetrics(
+            new org.apache.iceberg.Metrics(
+                rows,
+                null,
+                null,
+                Map.of(1, idNulls, 2, scoreNulls, 3, emailNulls, 4, 0L),
+                Map.of(2, scoreNans),
+                Map.of(
+                    2,
+                    org.apache.iceberg.types.Conversions.toByteBuffer(dbl, scoreMin),
+                    3,
+                    java.nio.ByteBuffer.wrap(
+                        "a@x".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    4,
+                    org.apache.iceberg.types.Conversions.toByteBuffer(date, dayMin)),
+                Map.of(
+                    2,
+                    org.apache.iceberg.types.Conversions.toByteBuffer(dbl, scoreMax),
+                    4,
+                    org.apache.iceberg.types.Conversions.toByteBuffer(date, dayMax))))
+        .build();
+  }
+
+  @Test
   void everyCommitCarriesTheContractAndAChangeIsToldOnceWithItsRules() {
     Contract v1 = Contract.parse(V1);
     try (LogCapture logs = LogCapture.of(ContractMarks.class)) {
