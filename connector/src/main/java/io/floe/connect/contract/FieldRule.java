@@ -93,10 +93,10 @@ public record FieldRule(
       rules.add(path + " " + REQUIRED);
     }
     if (minimum != null) {
-      rules.add(path + " " + minimumRule() + " " + minimum);
+      rules.add(path + " " + minimumRule() + " " + text(minimum));
     }
     if (maximum != null) {
-      rules.add(path + " " + maximumRule() + " " + maximum);
+      rules.add(path + " " + maximumRule() + " " + text(maximum));
     }
     if (minLength != null) {
       rules.add(path + " " + MIN_LENGTH + " " + minLength);
@@ -108,13 +108,13 @@ public record FieldRule(
       rules.add(path + " " + PATTERN + " " + pattern.pattern());
     }
     if (!allowed.isEmpty()) {
-      rules.add(path + " " + ENUM + " " + allowed);
+      rules.add(path + " " + ENUM + " " + allowed.stream().map(FieldRule::text).toList());
     }
     return rules;
   }
 
-  /** How many rules the field has (its type counts as one). */
-  int count() {
-    return describe().size();
+  /** A bound or allowed value as a contract writes it: numbers in plain digits. */
+  private static String text(Object value) {
+    return value instanceof BigDecimal number ? number.toPlainString() : String.valueOf(value);
   }
 }

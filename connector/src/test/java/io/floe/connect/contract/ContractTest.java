@@ -78,7 +78,7 @@ class ContractTest {
     assertThat(contract.rules())
         .contains(
             "id required",
-            "amount exclusiveMaximum 1E+4",
+            "amount exclusiveMaximum 10000",
             "customer.country maxLength 2",
             "status enum [new, paid]");
   }
@@ -99,6 +99,17 @@ class ContractTest {
     assertThat(fromFile.rules()).isEqualTo(Contract.parse(ORDERS).rules());
     assertThat(fromFile.sha256()).isEqualTo(Contract.parse(ORDERS).sha256());
     assertThat(fromFile.sha256()).isNotEqualTo(inline.sha256());
+  }
+
+  @Test
+  void theConfigExamplesContractIsOneFloeEnforces() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode example =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(Path.of("../config-examples/data-contract.json").toFile());
+    Contract contract = Contract.read(example.get("iceberg.table.iot.readings.contract").asText());
+    assertThat(contract.id()).isEqualTo("sensor-readings");
+    assertThat(contract.rules())
+        .contains("celsius maximum 150", "site.country maxLength 2", "sensor_id required");
   }
 
   @Test
