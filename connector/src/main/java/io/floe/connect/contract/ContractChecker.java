@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
@@ -31,6 +32,8 @@ import org.apache.iceberg.types.Types;
  * required field the table has no column for breaks {@code required}; a column of another type than
  * the contract's (or a field the contract nests where the table has no struct) breaks {@code
  * logicalType} or {@code physicalType}. {@link #problems()} tells these once.
+ *
+ * <p>Not thread-safe (a pattern's matcher is reused): one checker per table writer.
  */
 public final class ContractChecker {
   private final String table;
@@ -295,11 +298,10 @@ public final class ContractChecker {
             maxRule);
       }
       case TIMESTAMP, TIMESTAMP_NANO -> {
-        return new ComparableRange<>(
-            ContractChecker::instant,
-            min == null ? null : Temporal.timestamp(dateTime(min)),
+        return new TimestampRange(
+            min == null ? Long.MIN_VALUE : micros(Temporal.timestamp(dateTime(min))),
             rule.minimumExclusive(),
-            max == null ? null : Temporal.timestamp(dateTime(max)),
+            max == null ? Long.MAX_VALUE : micros(Temporal.timestamp(dateTime(max))),
             rule.maximumExclusive(),
             minRule,
             maxRule);
@@ -316,11 +318,14 @@ public final class ContractChecker {
     return text.length() == 10 ? text + "T00:00:00" : text;
   }
 
-  private static Instant instant(Object value) {
-    if (value instanceof OffsetDateTime offset) {
-      return offset.toInstant();
+  /** Microseconds from the epoch, saturated: what a timestamp bound is compared in. */
+  private static long micros(Instant instant) {
+    try {
+      return Math.addExact(
+          Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+    } catch (ArithmeticException e) {
+      return instant.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
-    return ((LocalDateTime) value).toInstant(ZoneOffset.UTC);
   }
 
   private static long clamp(BigDecimal value) {
@@ -485,6 +490,36 @@ public final class ContractChecker {
   }
 
   /**
+   * Timestamps in microseconds from the epoch, a timestamp without zone read as UTC; computed from
+   * the value's fields, so a check allocates nothing.
+   */
+  private record TimestampRange(
+      long lo, boolean loExclusive, long hi, boolean hiExclusive, String minRule, String maxRule)
+      implements ValueCheck {
+    @Override
+    public String broken(Object value) {
+      long seconds;
+      int nanos;
+      if (value instanceof OffsetDateTime offset) {
+        seconds = offset.toEpochSecond();
+        nanos = offset.getNano();
+      } else {
+        LocalDateTime local = (LocalDateTime) value;
+        seconds = local.toEpochSecond(ZoneOffset.UTC);
+        nanos = local.getNano();
+      }
+      long v = seconds * 1_000_000L + nanos / 1_000;
+      if (loExclusive ? v <= lo : v < lo) {
+        return minRule;
+      }
+      if (hiExclusive ? v >= hi : v > hi) {
+        return maxRule;
+      }
+      return null;
+    }
+  }
+
+  /**
    * Lengths in characters (code points): a text of no more UTF-16 units than the bound has no more
    * characters either, so most texts are not counted.
    */
@@ -503,12 +538,21 @@ public final class ContractChecker {
     }
   }
 
-  /** A text holding a match of the pattern anywhere, as JSON Schema's {@code pattern}. */
-  private record Matches(Pattern pattern) implements ValueCheck {
+  /**
+   * A text holding a match of the pattern anywhere, as JSON Schema's {@code pattern}; one matcher,
+   * reset for each text.
+   */
+  private static final class Matches implements ValueCheck {
+    private final Matcher matcher;
+
+    Matches(Pattern pattern) {
+      this.matcher = pattern.matcher("");
+    }
+
     @Override
     public String broken(Object value) {
       CharSequence text = value instanceof CharSequence s ? s : value.toString();
-      return pattern.matcher(text).find() ? null : FieldRule.PATTERN;
+      return matcher.reset(text).find() ? null : FieldRule.PATTERN;
     }
   }
 
