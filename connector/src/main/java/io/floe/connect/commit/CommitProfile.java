@@ -7,15 +7,17 @@ package io.floe.connect.commit;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.floe.connect.contract.Contract;
 import io.floe.connect.contract.FieldRule;
+import io.floe.connect.metrics.ColumnCounts;
+import io.floe.connect.metrics.TableMetrics;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Comparators;
@@ -31,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * The distribution profile of what a commit appends to a table with a contract, from the column
  * metrics of its data files (read from the workers' manifests; the data is not read again): the
  * rows, and per column the contract names (at most {@link #MAX_COLUMNS}) its nulls and their
- * fraction, its NaNs, and, for numbers, dates, times and timestamps, its least and greatest value.
- * Texts and bytes get no bounds: their values may be personal data, and their bounds are truncated.
+ * fraction, its NaNs, and, for numbers, dates, times and timestamps, its least and greatest value;
+ * the counts of every column go to the table's metrics ({@link Profile}). Texts and bytes get no
+ * bounds: their values may be personal data, and their bounds are truncated.
  *
  * <ul>
  *   <li>{@code floe.profile.rows}: the rows the commit appends;
@@ -52,12 +55,25 @@ final class CommitProfile {
   private CommitProfile() {}
 
   /**
-   * Sets the profile of the data files {@code events} hand over on {@code update}; tells and leaves
-   * it out when a manifest cannot be read.
+   * What a commit appended, for the table's metrics: its rows and every column's counts.
+   *
+   * @param rows the rows the commit appends
+   * @param columns the counts of each column of primitive type (nested in structs too, at most
+   *     {@link #MAX_METRIC_COLUMNS})
    */
-  static void set(
+  record Profile(long rows, List<ColumnCounts> columns) {}
+
+  /** The most columns a table's metrics profile. */
+  static final int MAX_METRIC_COLUMNS = 200;
+
+  /**
+   * Sets the profile of the data files {@code events} hand over on {@code update}, and returns it
+   * for the table's metrics; tells and leaves it out when a manifest cannot be read.
+   */
+  static Optional<Profile> set(
       SnapshotUpdate<?> update, Table table, Contract contract, List<PendingEvent> events) {
-    Map<String, Column> columns = columns(table.schema(), contract);
+    Map<String, Column> columns = new LinkedHashMap<>();
+    addColumns(table.schema().asStruct(), "", columns);
     long[] rows = {0};
     try {
       for (PendingEvent event : events) {
@@ -77,14 +93,35 @@ final class CommitProfile {
           "Table {}: the commit carries no profile, as a manifest could not be read: {}",
           table.name(),
           e instanceof UncheckedIOException u ? u.getCause() : e.toString());
-      return;
+      return Optional.empty();
     }
     ObjectNode profile = JsonUtil.mapper().createObjectNode();
-    for (Map.Entry<String, Column> column : columns.entrySet()) {
-      profile.set(column.getKey(), column.getValue().describe(rows[0]));
+    for (FieldRule rule : contract.fields()) {
+      Column column = columns.get(rule.path());
+      if (column != null && profile.size() < MAX_COLUMNS) {
+        profile.set(rule.path(), column.describe(rows[0]));
+      }
     }
     update.set(ROWS, Long.toString(rows[0]));
     update.set(COLUMNS, profile.toString());
+    List<ColumnCounts> counts = new ArrayList<>();
+    columns.forEach((name, column) -> counts.add(column.counts(name)));
+    return Optional.of(new Profile(rows[0], counts));
+  }
+
+  /** The columns of primitive type under {@code struct}, by full name, to the metrics' limit. */
+  private static void addColumns(Types.StructType struct, String prefix, Map<String, Column> out) {
+    for (Types.NestedField field : struct.fields()) {
+      if (out.size() >= MAX_METRIC_COLUMNS) {
+        return;
+      }
+      String name = prefix + field.name();
+      if (field.type().isPrimitiveType()) {
+        out.put(name, new Column(field.fieldId(), field.type().asPrimitiveType()));
+      } else if (field.type().isStructType()) {
+        addColumns(field.type().asStructType(), name + ".", out);
+      }
+    }
   }
 
   /** One column's counts and bounds over the files seen so far. */
@@ -150,6 +187,11 @@ final class CommitProfile {
       return Optional.of(total.get() + counts.get(id));
     }
 
+    ColumnCounts counts(String name) {
+      return new ColumnCounts(
+          name, nulls.orElse(TableMetrics.UNKNOWN_COUNT), nans.orElse(TableMetrics.UNKNOWN_COUNT));
+    }
+
     ObjectNode describe(long rows) {
       ObjectNode node = JsonUtil.mapper().createObjectNode();
       nulls.ifPresent(
@@ -183,17 +225,5 @@ final class CommitProfile {
         default -> false;
       };
     }
-  }
-
-  /** The columns profiled: those the contract names that the schema has, in its order. */
-  private static Map<String, Column> columns(Schema schema, Contract contract) {
-    Map<String, Column> columns = new LinkedHashMap<>();
-    for (FieldRule rule : contract.fields()) {
-      Types.NestedField field = schema.findField(rule.path());
-      if (field != null && field.type().isPrimitiveType() && columns.size() < MAX_COLUMNS) {
-        columns.put(rule.path(), new Column(field.fieldId(), field.type().asPrimitiveType()));
-      }
-    }
-    return columns;
   }
 }

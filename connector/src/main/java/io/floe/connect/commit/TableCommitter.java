@@ -26,6 +26,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -80,6 +81,7 @@ final class TableCommitter {
   private final Function<String, CommitBranch> branches;
   private final Function<String, Optional<Contract>> contracts;
   private final ContractMarks contractMarks = new ContractMarks();
+  private final Map<String, CommitProfile.Profile> profiles = new ConcurrentHashMap<>();
 
   private final ExecutorService readers;
 
@@ -237,6 +239,14 @@ final class TableCommitter {
                 UpsertEvents.fileLocations(
                     catalog.loadTable(TableIdentifier.parse(name)), tableEvents)));
     return files;
+  }
+
+  /**
+   * The profile of the table's last prepared commit, taken once: read after the commit landed, it
+   * is that commit's.
+   */
+  Optional<CommitProfile.Profile> takeProfile(String table) {
+    return Optional.ofNullable(profiles.remove(table));
   }
 
   /** The table's last commit of this connector to its commit branch, if it has one. */
@@ -551,7 +561,8 @@ final class TableCommitter {
     }
     Optional<Contract> contract = contracts.apply(prepared.name());
     if (contract.isPresent()) {
-      CommitProfile.set(append, prepared.table(), contract.get(), prepared.events());
+      CommitProfile.set(append, prepared.table(), contract.get(), prepared.events())
+          .ifPresent(profile -> profiles.put(prepared.name(), profile));
     }
     if (bytes > 0) {
       // Iceberg counts the files and rows of an appended manifest, not their size: without this

@@ -158,6 +158,15 @@ class ContractMarksTest {
     table.refresh();
     Map<String, String> summary = table.currentSnapshot().summary();
     assertThat(summary).containsEntry("floe.profile.rows", "40");
+    CommitProfile.Profile forMetrics = committer.takeProfile("db.scores").orElseThrow();
+    assertThat(forMetrics.rows()).isEqualTo(40);
+    assertThat(forMetrics.columns())
+        .containsExactly(
+            new io.floe.connect.metrics.ColumnCounts("id", 0, -1),
+            new io.floe.connect.metrics.ColumnCounts("score", 4, 2),
+            new io.floe.connect.metrics.ColumnCounts("email", 6, -1),
+            new io.floe.connect.metrics.ColumnCounts("day", 0, -1));
+    assertThat(committer.takeProfile("db.scores")).isEmpty();
     assertThat(
             org.apache.iceberg.util.JsonUtil.mapper().readTree(summary.get("floe.profile.columns")))
         .isEqualTo(

@@ -9,8 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.Await;
 import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.RemoteJmx;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
@@ -27,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.management.ObjectName;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -210,7 +213,33 @@ class ContractsIT {
     outcomes.awaitCommittedOffset("connect-" + TOPIC, new TopicPartition(TOPIC, 0), RECORDS);
 
     Table table = catalog.loadTable(TableIdentifier.parse(TABLE));
-    assertProfilesMatchTheRows(table, sha256);
+    Map<String, Long> nulls = assertProfilesMatchTheRows(table, sha256);
+
+    // JMX: the rules broken on the task, every column's profile on the coordinator
+    try (RemoteJmx jmx = RemoteJmx.connect(stack.jmxPort())) {
+      assertThat(
+              jmx.attribute(
+                  RemoteJmx.name("io.floe:type=task-metrics,connector=" + TOPIC + ",task=0"),
+                  "contract-violations"))
+          .isEqualTo((long) BROKEN.size());
+      for (String column : List.of("price", "country", "_kafka.offset")) {
+        ObjectName bean =
+            RemoteJmx.name(
+                "io.floe:type=column-profile,connector="
+                    + TOPIC
+                    + ",table="
+                    + TABLE
+                    + ",column="
+                    + column);
+        Await.until(
+            "the profile of column " + column,
+            Duration.ofSeconds(30),
+            () -> jmx.attribute(bean, "rows-profiled").longValue() == RECORDS - BROKEN.size());
+        assertThat(jmx.attribute(bean, "nulls-profiled"))
+            .as("nulls of %s", column)
+            .isEqualTo(nulls.getOrDefault(column, 0L));
+      }
+    }
     stack.worker().rest().deleteConnector(TOPIC);
   }
 
@@ -218,7 +247,8 @@ class ContractsIT {
    * Every snapshot carries the contract's hash; the profiles of all snapshots add up to the rows
    * read back: rows, nulls per column, and the bounds of the numeric columns.
    */
-  private static void assertProfilesMatchTheRows(Table table, String sha256) throws Exception {
+  private static Map<String, Long> assertProfilesMatchTheRows(Table table, String sha256)
+      throws Exception {
     ObjectMapper json = new ObjectMapper();
     long profiledRows = 0;
     Map<String, Long> profiledNulls = new TreeMap<>();
@@ -269,5 +299,6 @@ class ContractsIT {
     assertThat(nulls.get("country")).isPositive();
     assertThat(profiledMin).isEqualTo(min).containsOnlyKeys("id", "qty", "price");
     assertThat(profiledMax).isEqualTo(max);
+    return nulls;
   }
 }
