@@ -55,38 +55,6 @@ public record ControlSettings(
     Function<String, CommitBranch> branches,
     Function<String, Optional<Contract>> contracts) {
 
-  /** Settings of tables with no contract. */
-  public ControlSettings(
-      String connectorName,
-      int taskIndex,
-      String transactionalIdPrefix,
-      Duration commitInterval,
-      Duration commitTimeout,
-      Duration retryTimeout,
-      long bufferBytes,
-      Secrets secrets,
-      List<String> tables,
-      int maxSilentCycles,
-      KeyIndexSettings keyIndex,
-      MaintenanceSettings maintenance,
-      Function<String, CommitBranch> branches) {
-    this(
-        connectorName,
-        taskIndex,
-        transactionalIdPrefix,
-        commitInterval,
-        commitTimeout,
-        retryTimeout,
-        bufferBytes,
-        secrets,
-        tables,
-        maxSilentCycles,
-        keyIndex,
-        maintenance,
-        branches,
-        table -> Optional.empty());
-  }
-
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
         config.connectorName(),

@@ -88,30 +88,9 @@ final class TableCommitter {
   /**
    * @param keyIndex which upsert tables get a key index, kept across cycles, and its budget
    * @param branches the branch each table (by its configured name) is committed to
+   * @param contracts each table's contract (by its configured name), whose lineage and profile its
+   *     commits carry
    * @param readers the threads an upsert commit and a key index plan, read and validate on
-   */
-  TableCommitter(
-      Catalog catalog,
-      String groupId,
-      String connectorName,
-      ControlTopic controlTopic,
-      KeyIndexSettings keyIndex,
-      Function<String, CommitBranch> branches,
-      ExecutorService readers) {
-    this(
-        catalog,
-        groupId,
-        connectorName,
-        controlTopic,
-        keyIndex,
-        branches,
-        table -> Optional.empty(),
-        readers);
-  }
-
-  /**
-   * @param contracts each table's contract (by its configured name), whose lineage its commits
-   *     carry
    */
   TableCommitter(
       Catalog catalog,

@@ -268,34 +268,13 @@ public final class ContractChecker {
             maxRule);
       }
       case DECIMAL -> {
-        return new ComparableRange<>(
-            v -> (BigDecimal) v,
-            (BigDecimal) min,
-            rule.minimumExclusive(),
-            (BigDecimal) max,
-            rule.maximumExclusive(),
-            minRule,
-            maxRule);
+        return comparableRange(rule, v -> (BigDecimal) v, bound -> (BigDecimal) bound);
       }
       case DATE -> {
-        return new ComparableRange<>(
-            v -> (LocalDate) v,
-            min == null ? null : LocalDate.parse((String) min),
-            rule.minimumExclusive(),
-            max == null ? null : LocalDate.parse((String) max),
-            rule.maximumExclusive(),
-            minRule,
-            maxRule);
+        return comparableRange(rule, v -> (LocalDate) v, bound -> LocalDate.parse((String) bound));
       }
       case TIME -> {
-        return new ComparableRange<>(
-            v -> (LocalTime) v,
-            min == null ? null : LocalTime.parse((String) min),
-            rule.minimumExclusive(),
-            max == null ? null : LocalTime.parse((String) max),
-            rule.maximumExclusive(),
-            minRule,
-            maxRule);
+        return comparableRange(rule, v -> (LocalTime) v, bound -> LocalTime.parse((String) bound));
       }
       case TIMESTAMP, TIMESTAMP_NANO -> {
         return new TimestampRange(
@@ -310,6 +289,19 @@ public final class ContractChecker {
           throw new IllegalStateException(
               "no range on a " + type + " column, field " + rule.path());
     }
+  }
+
+  /** A range of values compared as they are, its bounds read by {@code bound}. */
+  private static <T extends Comparable<T>> ValueCheck comparableRange(
+      FieldRule rule, Function<Object, T> read, Function<Object, T> bound) {
+    return new ComparableRange<>(
+        read,
+        rule.minimum() == null ? null : bound.apply(rule.minimum()),
+        rule.minimumExclusive(),
+        rule.maximum() == null ? null : bound.apply(rule.maximum()),
+        rule.maximumExclusive(),
+        rule.minimumRule(),
+        rule.maximumRule());
   }
 
   /** A date bound on a timestamp column (ODCS v3.0 calls timestamps dates) is its midnight. */

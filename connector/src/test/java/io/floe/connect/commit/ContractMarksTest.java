@@ -77,9 +77,16 @@ class ContractMarksTest {
 
   private void commit(TableCommitter committer, long controlOffset) {
     UUID id = UUID.randomUUID();
-    PendingEvent event =
+    commit(
+        committer,
+        id,
         new PendingEvent(
-            0, controlOffset, TestManifests.manifest(table, "db.orders", id, 10).event());
+            0, controlOffset, TestManifests.manifest(table, "db.orders", id, 10).event()));
+  }
+
+  /** Commits one event in a cycle of its own, and reads the table again. */
+  private void commit(TableCommitter committer, UUID id, PendingEvent event) {
+    long controlOffset = event.controlOffset();
     TableCommitter.Outcome outcome =
         committer.commit(
             new TableCommitter.Cycle(
@@ -127,34 +134,15 @@ class ContractMarksTest {
       writer.add(file(30, 0L, 3L, 0L, 1L, 0.5, 9.25, 90, 110));
     }
     UUID id = UUID.randomUUID();
-    PendingEvent event =
+    TableCommitter committer = committer(contract);
+    commit(
+        committer,
+        id,
         new PendingEvent(
             0,
             1,
             io.floe.connect.control.DataWritten.of(
-                id, "db.scores", table.uuid(), writer.toManifestFile(), 200));
-    TableCommitter committer =
-        new TableCommitter(
-            catalog,
-            "connect-orders",
-            "orders",
-            TOPIC,
-            KeyIndexSettings.off(),
-            t -> CommitBranch.MAIN,
-            t -> Optional.of(contract),
-            ThreadPools.getWorkerPool());
-    assertThat(
-            committer
-                .commit(
-                    new TableCommitter.Cycle(
-                        id,
-                        TableCommitter.byTable(List.of(event)),
-                        Map.of(0, 2L),
-                        Map.of(),
-                        OptionalLong.empty(),
-                        false))
-                .failures())
-        .isEmpty();
+                id, "db.scores", table.uuid(), writer.toManifestFile(), 200)));
     table.refresh();
     Map<String, String> summary = table.currentSnapshot().summary();
     assertThat(summary).containsEntry("floe.profile.rows", "40");
