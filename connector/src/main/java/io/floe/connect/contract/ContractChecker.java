@@ -224,7 +224,8 @@ public final class ContractChecker {
               rule.maxLength() == null ? Integer.MAX_VALUE : rule.maxLength()));
     }
     if (rule.pattern() != null) {
-      out.add(new Matches(rule.pattern()));
+      ValueCheck run = CharRun.of(rule.pattern());
+      out.add(run != null ? run : new Matches(rule.pattern()));
     }
     if (!rule.allowed().isEmpty()) {
       out.add(new OneOf(allowed(rule.allowed(), type)));
@@ -527,6 +528,123 @@ public final class ContractChecker {
         return FieldRule.MIN_LENGTH;
       }
       return null;
+    }
+  }
+
+  /**
+   * A pattern that is one run of an ASCII character class between anchors ({@code ^[0-9a-f-]{36}$},
+   * {@code ^[A-Z]{2,3}$}, {@code ^[a-z_]+$}), checked by a table of the class's characters and the
+   * run's length instead of the regular-expression engine; a text ending in a line terminator,
+   * which {@code $} may match before, goes to the engine.
+   */
+  static final class CharRun implements ValueCheck {
+    private final boolean[] members;
+    private final int min;
+    private final int max;
+    private final Matches engine;
+
+    private CharRun(boolean[] members, int min, int max, Pattern pattern) {
+      this.members = members;
+      this.min = min;
+      this.max = max;
+      this.engine = new Matches(pattern);
+    }
+
+    /** The check of {@code pattern} without the engine, or null if it is not such a run. */
+    static CharRun of(Pattern pattern) {
+      String p = pattern.pattern();
+      if (pattern.flags() != 0 || !p.startsWith("^[") || !p.endsWith("$")) {
+        return null;
+      }
+      int close = p.indexOf(']', 2);
+      if (close < 3) {
+        return null;
+      }
+      boolean[] members = members(p.substring(2, close));
+      if (members == null) {
+        return null;
+      }
+      String quantifier = p.substring(close + 1, p.length() - 1);
+      int min;
+      int max;
+      if (quantifier.equals("+")) {
+        min = 1;
+        max = Integer.MAX_VALUE;
+      } else if (quantifier.equals("*")) {
+        min = 0;
+        max = Integer.MAX_VALUE;
+      } else if (quantifier.matches("\\{[0-9]{1,6}(,[0-9]{0,6})?}")) {
+        String[] bounds = quantifier.substring(1, quantifier.length() - 1).split(",", -1);
+        min = Integer.parseInt(bounds[0]);
+        max =
+            bounds.length == 1
+                ? min
+                : bounds[1].isEmpty() ? Integer.MAX_VALUE : Integer.parseInt(bounds[1]);
+        if (max < min) {
+          return null;
+        }
+      } else {
+        return null;
+      }
+      return new CharRun(members, min, max, pattern);
+    }
+
+    /** The ASCII characters of a class of letters, digits, ranges of them and {@code _.:/ -}. */
+    private static boolean[] members(String set) {
+      boolean[] members = new boolean[128];
+      int i = 0;
+      while (i < set.length()) {
+        char c = set.charAt(i);
+        boolean range = i + 2 < set.length() && set.charAt(i + 1) == '-';
+        if (range) {
+          char to = set.charAt(i + 2);
+          if (!Character.isLetterOrDigit(c)
+              || !Character.isLetterOrDigit(to)
+              || c > 127
+              || to > 127
+              || to < c
+              || Character.isDigit(c) != Character.isDigit(to)
+              || Character.isUpperCase(c) != Character.isUpperCase(to)) {
+            return null;
+          }
+          for (char m = c; m <= to; m++) {
+            members[m] = true;
+          }
+          i += 3;
+        } else if (c < 128 && (Character.isLetterOrDigit(c) || "_.:/ -".indexOf(c) >= 0)) {
+          if (c == '-' && i != 0 && i != set.length() - 1) {
+            return null;
+          }
+          members[c] = true;
+          i++;
+        } else {
+          return null;
+        }
+      }
+      return members;
+    }
+
+    @Override
+    public String broken(Object value) {
+      CharSequence text = value instanceof CharSequence s ? s : value.toString();
+      int length = text.length();
+      if (length > 0 && isLineTerminator(text.charAt(length - 1))) {
+        return engine.broken(text);
+      }
+      if (length < min || length > max) {
+        return FieldRule.PATTERN;
+      }
+      for (int i = 0; i < length; i++) {
+        char c = text.charAt(i);
+        if (c >= 128 || !members[c]) {
+          return FieldRule.PATTERN;
+        }
+      }
+      return null;
+    }
+
+    private static boolean isLineTerminator(char c) {
+      return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
     }
   }
 
