@@ -45,17 +45,29 @@ class ArchitectureTest {
     ARROWS.put("deletes", Set.of("branch", "files"));
     ARROWS.put("avro", Set.of("version"));
     ARROWS.put("json", Set.of("version"));
-    ARROWS.put("config", Set.of("cdc", "convert"));
+    ARROWS.put("contract", Set.of());
+    ARROWS.put("config", Set.of("cdc", "contract", "convert"));
     ARROWS.put("catalog", Set.of("config"));
     ARROWS.put("route", Set.of("config"));
     ARROWS.put("schema", Set.of("avro", "catalog", "convert"));
     ARROWS.put(
         "write",
-        Set.of("catalog", "cdc", "config", "convert", "files", "metrics", "route", "schema"));
+        Set.of(
+            "catalog",
+            "cdc",
+            "config",
+            "contract",
+            "convert",
+            "files",
+            "metrics",
+            "route",
+            "schema"));
     ARROWS.put("errors", Set.of("write"));
     ARROWS.put("maintain", Set.of("branch", "files", "metrics"));
     ARROWS.put(
-        "commit", Set.of("branch", "config", "control", "deletes", "maintain", "metrics", "write"));
+        "commit",
+        Set.of(
+            "branch", "config", "contract", "control", "deletes", "maintain", "metrics", "write"));
   }
 
   private static JavaClasses classes;

@@ -114,7 +114,9 @@ class PluginZipIT {
             "sqlite-jdbc-",
             "postgresql-",
             "avro-",
-            "jackson-core-")) {
+            "jackson-core-",
+            "jackson-dataformat-yaml-",
+            "snakeyaml-")) {
       assertThat(jars).as("lib/ holds %s*", required).anyMatch(jar -> jar.startsWith(required));
     }
   }

@@ -9,6 +9,7 @@ import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.MaintenanceKeys;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.config.UpsertKeys;
+import io.floe.connect.contract.Contract;
 import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.maintain.Compaction;
 import io.floe.connect.maintain.MaintenanceSettings;
@@ -16,6 +17,7 @@ import io.floe.connect.maintain.OrphanFiles;
 import io.floe.connect.maintain.SnapshotExpiry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -35,6 +37,7 @@ import java.util.function.Function;
  * @param keyIndex which upsert tables the coordinator keeps a key index for, and its budget
  * @param maintenance what the coordinator does to keep its tables healthy
  * @param branches the branch each table's commits go to, by the table's configured name
+ * @param contracts each table's contract, by the table's configured name, if it has one
  */
 public record ControlSettings(
     String connectorName,
@@ -49,7 +52,8 @@ public record ControlSettings(
     int maxSilentCycles,
     KeyIndexSettings keyIndex,
     MaintenanceSettings maintenance,
-    Function<String, CommitBranch> branches) {
+    Function<String, CommitBranch> branches,
+    Function<String, Optional<Contract>> contracts) {
 
   public static ControlSettings of(FloeSinkConfig config) {
     return new ControlSettings(
@@ -68,7 +72,8 @@ public record ControlSettings(
             config.upsertKeyIndexMaxBytes(),
             UpsertKeys.UPSERT_KEY_INDEX_MAX_MEMORY_MB),
         maintenance(config),
-        table -> CommitBranch.of(config.commitBranch(table)));
+        table -> CommitBranch.of(config.commitBranch(table)),
+        table -> config.tableConfig(table).contract());
   }
 
   private static MaintenanceSettings maintenance(FloeSinkConfig config) {
@@ -116,7 +121,8 @@ public record ControlSettings(
         maxSilentCycles,
         keyIndex,
         maintenance,
-        branches);
+        branches,
+        contracts);
   }
 
   /** The worker's transactional id: stable per task, so a restarted task fences its old self. */

@@ -146,6 +146,7 @@ public final class Coordinator implements AutoCloseable {
             topic,
             settings.keyIndex(),
             settings.branches(),
+            settings.contracts(),
             readers);
     this.maintenance =
         new TableMaintenance(
@@ -530,6 +531,9 @@ public final class Coordinator implements AutoCloseable {
         validThrough,
         cycle.partial());
     tableMetrics.shape(result.snapshot().summary());
+    committer
+        .takeProfile(table)
+        .ifPresent(profile -> tableMetrics.profiled(profile.rows(), profile.columns()));
   }
 
   /**

@@ -6,6 +6,7 @@ package io.floe.connect.commit;
 
 import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.branch.CommitBranchException;
+import io.floe.connect.contract.Contract;
 import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.EventManifest;
@@ -25,6 +26,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -77,12 +79,17 @@ final class TableCommitter {
   private final ControlTopic controlTopic;
   private final KeyIndexes keyIndexes;
   private final Function<String, CommitBranch> branches;
+  private final Function<String, Optional<Contract>> contracts;
+  private final ContractMarks contractMarks = new ContractMarks();
+  private final Map<String, CommitProfile.Profile> profiles = new ConcurrentHashMap<>();
 
   private final ExecutorService readers;
 
   /**
    * @param keyIndex which upsert tables get a key index, kept across cycles, and its budget
    * @param branches the branch each table (by its configured name) is committed to
+   * @param contracts each table's contract (by its configured name), whose lineage and profile its
+   *     commits carry
    * @param readers the threads an upsert commit and a key index plan, read and validate on
    */
   TableCommitter(
@@ -92,9 +99,11 @@ final class TableCommitter {
       ControlTopic controlTopic,
       KeyIndexSettings keyIndex,
       Function<String, CommitBranch> branches,
+      Function<String, Optional<Contract>> contracts,
       ExecutorService readers) {
     this.readers = readers;
     this.branches = branches;
+    this.contracts = contracts;
     this.catalog = catalog;
     this.groupId = groupId;
     this.connectorName = connectorName;
@@ -209,6 +218,14 @@ final class TableCommitter {
                 UpsertEvents.fileLocations(
                     catalog.loadTable(TableIdentifier.parse(name)), tableEvents)));
     return files;
+  }
+
+  /**
+   * The profile of the table's last prepared commit, taken once: read after the commit landed, it
+   * is that commit's.
+   */
+  Optional<CommitProfile.Profile> takeProfile(String table) {
+    return Optional.ofNullable(profiles.remove(table));
   }
 
   /** The table's last commit of this connector to its commit branch, if it has one. */
@@ -521,6 +538,11 @@ final class TableCommitter {
       records += event.event().recordCount();
       bytes += event.event().totalFileSizeBytes();
     }
+    Optional<Contract> contract = contracts.apply(prepared.name());
+    if (contract.isPresent()) {
+      CommitProfile.set(append, prepared.table(), contract.get(), prepared.events())
+          .ifPresent(profile -> profiles.put(prepared.name(), profile));
+    }
     if (bytes > 0) {
       // Iceberg counts the files and rows of an appended manifest, not their size: without this
       // total-files-size would stay 0, and tools reading summaries would see an empty table
@@ -568,6 +590,11 @@ final class TableCommitter {
     if (validThrough != null) {
       update.set(CommitMarks.VALID_THROUGH_MS + groupId, Long.toString(validThrough));
     }
+    contractMarks.mark(
+        update,
+        prepared.name(),
+        contracts.apply(prepared.name()),
+        prepared.base().map(base -> prepared.table().snapshot(base.snapshotId())).orElse(null));
     String expectedBase = prepared.base().map(CommitMarks.Mark::commitId).orElse(null);
     update.validateWith(new NoCommitSince(groupId, expectedBase, prepared.checkedAt()));
     return validThrough;

@@ -133,7 +133,7 @@ final class UpsertEvents {
    * Reads the files an event's manifest lists: data files for a data manifest, key files for a key
    * manifest.
    */
-  private static void readFiles(
+  static void readFiles(
       Table table, DataWritten event, Consumer<DataFile> dataFiles, Consumer<DeleteFile> keyFiles) {
     ManifestFile manifest = new Readable(new EventManifest(event));
     if (event.content() == ManifestContent.DATA) {

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.config;
 
+import io.floe.connect.contract.Contract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,6 +144,13 @@ final class PerTableValidation {
       case TableConfig.COMMIT_BRANCH ->
           TableKeys.branchProblem(value)
               .ifPresent(problem -> ConfigValidation.error(values, key, problem));
+      case TableConfig.CONTRACT -> {
+        try {
+          Contract.read(value);
+        } catch (IllegalArgumentException e) {
+          ConfigValidation.error(values, key, "Invalid contract: " + e.getMessage() + ".");
+        }
+      }
       default -> throw new IllegalStateException("unchecked setting " + setting);
     }
   }

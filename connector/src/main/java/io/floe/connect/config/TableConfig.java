@@ -5,6 +5,7 @@
 package io.floe.connect.config;
 
 import io.floe.connect.cdc.CdcOptions;
+import io.floe.connect.contract.Contract;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,7 @@ import java.util.regex.Pattern;
  *     own or the connector's)
  * @param commitBranch the branch the table's commits go to ({@code commit-branch}, its own or the
  *     connector's {@code iceberg.tables.default-commit-branch}), {@code main} by default
+ * @param contract the table's data contract ({@code contract}), if it has one
  */
 public record TableConfig(
     String table,
@@ -39,7 +41,8 @@ public record TableConfig(
     Optional<CdcOptions> upsert,
     boolean upsertKeyIndex,
     boolean maintained,
-    String commitBranch) {
+    String commitBranch,
+    Optional<Contract> contract) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
@@ -53,6 +56,9 @@ public record TableConfig(
   /** The branch the table's commits go to, as the Apache Iceberg sink's key says. */
   public static final String COMMIT_BRANCH = "commit-branch";
 
+  /** The table's data contract: a file's path, or the contract itself (YAML or JSON). */
+  public static final String CONTRACT = "contract";
+
   /** Every per-table setting Floe knows; any other {@code iceberg.table.<t>.*} key is an error. */
   public static final List<String> SETTINGS =
       List.of(
@@ -63,7 +69,8 @@ public record TableConfig(
           UPSERT_KEY_INDEX_ENABLED,
           CDC_TRUNCATE_ENABLED,
           MAINTENANCE_ENABLED,
-          COMMIT_BRANCH);
+          COMMIT_BRANCH,
+          CONTRACT);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -125,6 +132,7 @@ public record TableConfig(
     }
     boolean maintained = flag(table, props, MAINTENANCE_ENABLED, maintenance.enabled());
     String branch = props.get(key(table, COMMIT_BRANCH));
+    String contract = props.get(key(table, CONTRACT));
     return new TableConfig(
         table,
         regex,
@@ -133,7 +141,21 @@ public record TableConfig(
         options,
         keyIndex,
         maintained,
-        branch == null || branch.isBlank() ? tables.defaultCommitBranch() : branch);
+        branch == null || branch.isBlank() ? tables.defaultCommitBranch() : branch,
+        contract == null ? Optional.empty() : Optional.of(readContract(table, contract)));
+  }
+
+  /**
+   * Reads a table's contract.
+   *
+   * @throws IllegalArgumentException naming the key, and saying what to fix
+   */
+  static Contract readContract(String table, String value) {
+    try {
+      return Contract.read(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key(table, CONTRACT) + ": " + e.getMessage(), e);
+    }
   }
 
   /** The table's own value of a true-or-false setting, or the connector's. */

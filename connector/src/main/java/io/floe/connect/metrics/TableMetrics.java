@@ -5,6 +5,8 @@
 package io.floe.connect.metrics;
 
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +22,9 @@ import java.util.Map;
 public final class TableMetrics implements AutoCloseable {
   static final String TYPE = "table-metrics";
   static final long UNKNOWN = -1;
+
+  /** A count a commit's files did not all give. */
+  public static final long UNKNOWN_COUNT = UNKNOWN;
 
   /** What the last commit of the table did. */
   private record LastCommit(
@@ -52,8 +57,14 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long orphanFilesDeleted;
   private volatile long vectorsRewritten;
 
+  private final MetricsRegistry registry;
+  private final String table;
+  private final Map<String, ColumnProfile> columns = new HashMap<>();
+
   TableMetrics(MetricsRegistry registry, String table, Clock clock) {
     this.clock = clock;
+    this.registry = registry;
+    this.table = table;
     GaugeSet gauges =
         new GaugeSet()
             .add(
@@ -207,6 +218,18 @@ public final class TableMetrics implements AutoCloseable {
     }
   }
 
+  /**
+   * The profile of what a commit of a table with a contract appended: its rows, and each column's
+   * counts, each column an MBean of its own ({@link ColumnProfile}).
+   */
+  public synchronized void profiled(long rows, List<ColumnCounts> counts) {
+    for (ColumnCounts column : counts) {
+      columns
+          .computeIfAbsent(column.column(), name -> new ColumnProfile(registry, table, name))
+          .profiled(rows, column);
+    }
+  }
+
   /** A commit found {@code manifests} of its pending manifests already in the table. */
   public synchronized void alreadyCommitted(int manifests) {
     alreadyCommitted += manifests;
@@ -336,7 +359,9 @@ public final class TableMetrics implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     registration.close();
+    columns.values().forEach(ColumnProfile::close);
+    columns.clear();
   }
 }

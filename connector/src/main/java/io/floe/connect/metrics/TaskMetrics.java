@@ -49,6 +49,10 @@ public final class TaskMetrics implements AutoCloseable {
                 "Records that could not be converted to a table's row",
                 () -> writers.conversionErrors())
             .add(
+                "contract-violations",
+                "Records whose row broke a rule of its table's contract",
+                () -> writers.contractViolations())
+            .add(
                 "schema-changes",
                 "Times a table writer moved to a new table schema",
                 () -> writers.schemaChanges())

@@ -9,6 +9,7 @@ import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.cdc.BadChangeException;
 import io.floe.connect.cdc.ChangeCounts;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.contract.ContractViolation;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.metrics.WriterCounts;
 import io.floe.connect.route.RecordRouter;
@@ -62,6 +63,7 @@ public final class SinkWriter implements AutoCloseable {
   private final List<String> tombstoneTables;
   private long bytesAtHandOver;
   private long conversionErrors;
+  private long contractViolations;
 
   /**
    * What happens to records that are not written: the seam to the bad-record policy, which either
@@ -125,7 +127,8 @@ public final class SinkWriter implements AutoCloseable {
             convertOptions,
             config.kafkaMetadataColumn(),
             config.evolveSchemaEnabled(),
-            keyColumns);
+            keyColumns,
+            table -> config.tableConfig(table).contract());
     this.upserts = new UpsertTables(config, convertOptions, states, keyColumns);
     this.upsertModeUsed = config.upsertModeUsed();
     this.tombstoneTables =
@@ -191,6 +194,10 @@ public final class SinkWriter implements AutoCloseable {
         rows.add(state.convert(record));
         targets.add(state);
       } catch (BadChangeException e) {
+        outcomes.failed(record, table, e);
+        return;
+      } catch (ContractViolation e) {
+        contractViolations++;
         outcomes.failed(record, table, e);
         return;
       } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
@@ -351,6 +358,7 @@ public final class SinkWriter implements AutoCloseable {
         stats.filesClosedForMemory(),
         stats.filesClosedForOpenFiles(),
         conversionErrors,
+        contractViolations,
         states.schemaChanges(),
         upserted,
         deleted,

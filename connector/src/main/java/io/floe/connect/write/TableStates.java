@@ -5,6 +5,8 @@
 package io.floe.connect.write;
 
 import io.floe.connect.catalog.TableProvider;
+import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.ContractChecker;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
@@ -31,6 +33,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tables a task writes, each as a {@link TableState}: the table as loaded (or created for its
@@ -42,12 +46,14 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>Not thread-safe: used under the {@link SinkWriter}'s caller's lock.
  */
 final class TableStates {
+  private static final Logger LOG = LoggerFactory.getLogger(TableStates.class);
   private final TableProvider tables;
   private final WriterPool pool;
   private final ConvertOptions convertOptions;
   private final Optional<String> metadataColumn;
   private final boolean evolveSchemas;
   private final KeyColumns keyColumns;
+  private final Function<String, Optional<Contract>> contracts;
   private final Map<String, TableState> states = new HashMap<>();
   private long schemaChanges;
 
@@ -55,6 +61,7 @@ final class TableStates {
    * @param metadataColumn the Kafka metadata column every table gets, if any
    * @param evolveSchemas whether records may add and widen the tables' columns
    * @param keyColumns the tables' key columns, which become their identifier fields
+   * @param contracts each table's contract, by its name, if it has one
    */
   TableStates(
       TableProvider tables,
@@ -62,8 +69,10 @@ final class TableStates {
       ConvertOptions convertOptions,
       Optional<String> metadataColumn,
       boolean evolveSchemas,
-      KeyColumns keyColumns) {
+      KeyColumns keyColumns,
+      Function<String, Optional<Contract>> contracts) {
     this.tables = tables;
+    this.contracts = contracts;
     this.pool = pool;
     this.convertOptions = convertOptions;
     this.metadataColumn = metadataColumn;
@@ -162,6 +171,8 @@ final class TableStates {
     private final Table table;
     private TableWriter writer;
     private final ConverterCache converters;
+    private final Contract contract;
+    private ContractChecker checker;
     private KafkaMetadataColumn metadata;
     private int boundSchemaId = -1;
     private Schema keySchema;
@@ -177,6 +188,7 @@ final class TableStates {
           new ConverterCache(
               ConverterCache.DEFAULT_MAX_ENTRIES,
               RecordConverters.factory(convertOptions, this::formerNames));
+      this.contract = contracts.apply(name).orElse(null);
     }
 
     Table table() {
@@ -215,7 +227,28 @@ final class TableStates {
         }
         metadata.fill(row, record);
       }
+      if (contract != null) {
+        checker(schema).check(row);
+      }
       return row;
+    }
+
+    /**
+     * The table's contract compiled for the rows of {@code schema}: once per schema, telling once
+     * where the table does not match the contract.
+     */
+    private ContractChecker checker(Schema schema) {
+      if (checker == null || checker.schemaId() != schema.schemaId()) {
+        checker = ContractChecker.compile(name, contract, schema);
+        for (String problem : checker.problems()) {
+          LOG.warn(
+              "Table {} does not match its contract {}, so every record breaks a rule: {}",
+              name,
+              contract.describe(),
+              problem);
+        }
+      }
+      return checker;
     }
 
     /**

@@ -72,7 +72,8 @@ class CoordinatorTest {
           CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
           KeyIndexSettings.off(),
           MaintenanceSettings.off(),
-          table -> CommitBranch.MAIN);
+          table -> CommitBranch.MAIN,
+          table -> java.util.Optional.empty());
 
   private final MutableClock clock = new MutableClock(1_767_225_600_000L);
   private final InMemoryControlTopic control = new InMemoryControlTopic();
@@ -447,7 +448,8 @@ class CoordinatorTest {
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
         KeyIndexSettings.off(),
         MaintenanceSettings.off(),
-        table -> CommitBranch.MAIN);
+        table -> CommitBranch.MAIN,
+        table -> java.util.Optional.empty());
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -108,7 +109,8 @@ final class SimConnect {
         of.maxSilentCycles(),
         of.keyIndex(),
         of.maintenance(),
-        of.branches());
+        of.branches(),
+        of.contracts());
   }
 
   static ControlSettings settings(
@@ -132,7 +134,8 @@ final class SimConnect {
         CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
         keyIndex,
         maintenance,
-        table -> branch);
+        table -> branch,
+        table -> Optional.empty());
   }
 
   ControlSettings settings() {

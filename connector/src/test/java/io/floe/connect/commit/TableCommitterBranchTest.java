@@ -70,6 +70,7 @@ class TableCommitterBranchTest {
         TOPIC,
         KeyIndexSettings.off(),
         table -> branch,
+        table -> java.util.Optional.empty(),
         ThreadPools.getWorkerPool());
   }
 

@@ -485,6 +485,7 @@ class TableCommitterRestTransactionTest {
         TOPIC,
         KeyIndexSettings.off(),
         branches,
+        table -> java.util.Optional.empty(),
         ThreadPools.getWorkerPool());
   }
 

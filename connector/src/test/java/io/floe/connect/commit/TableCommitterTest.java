@@ -77,6 +77,7 @@ class TableCommitterTest {
         topic,
         KeyIndexSettings.off(),
         table -> CommitBranch.MAIN,
+        table -> java.util.Optional.empty(),
         ThreadPools.getWorkerPool());
   }
 

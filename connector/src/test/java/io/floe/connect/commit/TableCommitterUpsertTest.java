@@ -656,7 +656,14 @@ class TableCommitterUpsertTest {
   /** A table committer as the coordinator builds it, committing db.orders to {@code branch}. */
   private TableCommitter committer(KeyIndexSettings keyIndex, CommitBranch branch) {
     return new TableCommitter(
-        catalog, GROUP, "orders", TOPIC, keyIndex, table -> branch, ThreadPools.getWorkerPool());
+        catalog,
+        GROUP,
+        "orders",
+        TOPIC,
+        keyIndex,
+        table -> branch,
+        table -> java.util.Optional.empty(),
+        ThreadPools.getWorkerPool());
   }
 
   /** Another writer appends {@code rows} to main; returns the new snapshot's id. */

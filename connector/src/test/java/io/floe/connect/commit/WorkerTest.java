@@ -124,7 +124,8 @@ class WorkerTest {
             CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
             KeyIndexSettings.off(),
             MaintenanceSettings.off(),
-            table -> CommitBranch.MAIN);
+            table -> CommitBranch.MAIN,
+            table -> java.util.Optional.empty());
     Worker created =
         new Worker(
             settings,

@@ -76,6 +76,35 @@ class PerTableValidationTest {
   }
 
   @Test
+  void aContractIsReadAndABadOneRefusedOnItsKeySayingWhatToFix() {
+    Map<String, String> config = routed();
+    String key = "iceberg.table.analytics.buys.contract";
+    config.put(
+        key,
+        "id: buys\nversion: 2\nschema:\n  - name: buys\n    properties:\n      - name: amount\n"
+            + "        logicalType: number\n        logicalTypeOptions: {minimum: 0}\n");
+    assertThat(errors(config)).isEmpty();
+    assertThat(new FloeSinkConfig(config).tableConfig("analytics.buys").contract())
+        .hasValueSatisfying(c -> assertThat(c.rules()).contains("amount minimum 0"));
+    assertThat(new FloeSinkConfig(config).tableConfig("analytics.views").contract()).isEmpty();
+
+    config.put(key, config.get(key).replace("minimum", "minimun"));
+    assertThat(errors(config))
+        .containsOnlyKeys(key)
+        .hasEntrySatisfying(
+            key,
+            messages ->
+                assertThat(messages)
+                    .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .startsWith("Invalid contract: field amount has the option minimun")
+                    .contains("it checks exclusiveMaximum, exclusiveMinimum, maximum, minimum"));
+    config.put(key, "/no/such/contract.yaml");
+    assertThat(errors(config).get(key))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("no contract file at '/no/such/contract.yaml'");
+  }
+
+  @Test
   void aBranchNameWithWhitespaceIsRefusedOnItsKey() {
     Map<String, String> config = routed();
     config.put("iceberg.table.analytics.buys.commit-branch", "audit ");

@@ -40,6 +40,35 @@ class CoordinatorMetricsTest {
   }
 
   @Test
+  void eachProfiledColumnIsAnMBeanOfItsTableGoneWithIt() throws Exception {
+    CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
+    TableMetrics table = metrics.table("db.orders");
+    table.profiled(
+        200,
+        java.util.List.of(
+            new ColumnCounts("amount", 5, 2), new ColumnCounts("customer.country", -1, -1)));
+    table.profiled(100, java.util.List.of(new ColumnCounts("amount", 1, 0)));
+
+    ObjectName amount =
+        new ObjectName(
+            "io.floe:type=column-profile,connector=orders-sink,table=db.orders,column=amount");
+    assertThat(server.getAttribute(amount, "last-commit-rows")).isEqualTo(100L);
+    assertThat(server.getAttribute(amount, "last-commit-nulls")).isEqualTo(1L);
+    assertThat(server.getAttribute(amount, "last-commit-null-fraction-ppm")).isEqualTo(10_000L);
+    assertThat(server.getAttribute(amount, "last-commit-nans")).isEqualTo(0L);
+    assertThat(server.getAttribute(amount, "rows-profiled")).isEqualTo(300L);
+    assertThat(server.getAttribute(amount, "nulls-profiled")).isEqualTo(6L);
+    ObjectName country =
+        new ObjectName(
+            "io.floe:type=column-profile,connector=orders-sink,table=db.orders,"
+                + "column=customer.country");
+    assertThat(server.getAttribute(country, "last-commit-null-fraction-ppm")).isEqualTo(-1L);
+    metrics.close();
+    assertThat(server.isRegistered(amount)).isFalse();
+    assertThat(server.isRegistered(country)).isFalse();
+  }
+
+  @Test
   void freshnessLagGrowsUntilACommitMovesTheWatermark() throws Exception {
     CoordinatorMetrics metrics = new CoordinatorMetrics(registry, clock);
     TableMetrics table = metrics.table("db.orders");

@@ -50,6 +50,7 @@ public final class BenchCoordinator {
                 ? new KeyIndexSettings(table -> true, 2L << 30, "bench")
                 : KeyIndexSettings.off(),
             table -> CommitBranch.MAIN,
+            table -> java.util.Optional.empty(),
             ThreadPools.getWorkerPool());
   }
 

@@ -7,6 +7,8 @@ package io.floe.it.bench;
 import static io.floe.it.bench.BenchRows.SCHEMA;
 import static io.floe.it.bench.BenchRows.T0;
 
+import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.ContractChecker;
 import io.floe.connect.write.TableWriter;
 import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;
@@ -92,6 +94,9 @@ final class WriterThroughput {
     WriterPoolOptions defaults = WriterPoolOptions.defaults();
     WriterPoolOptions large = new WriterPoolOptions(512L << 20, defaults.maxOpenFiles());
     variants.put("Floe TableWriter, 1 source partition", (t, r, p) -> floe(t, r, p, 1, defaults));
+    variants.put(
+        "Floe TableWriter, 1 source partition, 10-rule contract",
+        (t, r, p) -> floeWithContract(t, r, p, defaults));
     variants.put("Floe TableWriter, 4 source partitions", (t, r, p) -> floe(t, r, p, 4, defaults));
     variants.put("Floe, 4 source partitions, 512 MiB budget", (t, r, p) -> floe(t, r, p, 4, large));
     variants.put(
@@ -113,8 +118,9 @@ final class WriterThroughput {
               "write.parquet.dict-encoding-enabled.column.note", "false"));
       parquetSetting(variants, "page v2", Map.of("write.parquet.page-version", "v2"));
     } else if (args.length > 3 && !args[3].equals("all")) {
-      // only the ways named by the fourth argument
-      variants.keySet().removeIf(name -> !name.equals(args[3]));
+      // only the ways named by the fourth argument, separated by semicolons
+      List<String> ways = List.of(args[3].split(";"));
+      variants.keySet().removeIf(name -> !ways.contains(name));
     }
     System.out.printf(
         "%,d rows of 12 fields, day(ts) over %d days; the rows hold %,d MiB; heap %,d MiB%n",
@@ -228,14 +234,58 @@ final class WriterThroughput {
     return rate;
   }
 
+  /**
+   * A contract of ten rules on the benchmark's rows, which every row keeps: what the write path
+   * checks on each converted row of a table with this contract.
+   */
+  static final String CONTRACT =
+      """
+      id: bench-orders
+      version: 1
+      schema:
+        - name: orders
+          properties:
+            - {name: id, logicalType: integer, required: true, logicalTypeOptions: {minimum: 0}}
+            - {name: quantity, logicalType: integer, logicalTypeOptions: {minimum: 1, maximum: 20}}
+            - {name: amount, logicalType: number, logicalTypeOptions: {minimum: 0}}
+            - name: country
+              logicalType: string
+              enum: [DE, FR, NL, US, GB, PL, SE, ES, IT, JP]
+            - {name: order_uuid, logicalType: string, logicalTypeOptions: {pattern: "^[0-9a-f-]{36}$"}}
+            - {name: customer, logicalType: string, logicalTypeOptions: {maxLength: 20}}
+            - {name: address.zip, logicalType: integer, logicalTypeOptions: {minimum: 10000}}
+            - {name: ts, logicalType: timestamp, logicalTypeOptions: {minimum: "2020-01-01T00:00:00Z"}}
+      """;
+
+  /** {@link #floe} of one source partition, each row checked against {@link #CONTRACT} first. */
+  private static List<DataFile> floeWithContract(
+      Table table, List<Record> rows, Probe probe, WriterPoolOptions options) {
+    ContractChecker checker =
+        ContractChecker.compile("bench.orders", Contract.parse(CONTRACT), table.schema());
+    return floe(table, rows, probe, 1, options, checker);
+  }
+
   private static List<DataFile> floe(
       Table table, List<Record> rows, Probe probe, int sources, WriterPoolOptions options) {
+    return floe(table, rows, probe, sources, options, null);
+  }
+
+  private static List<DataFile> floe(
+      Table table,
+      List<Record> rows,
+      Probe probe,
+      int sources,
+      WriterPoolOptions options,
+      ContractChecker checker) {
     try (WriterPool pool = new WriterPool(options, Map.of(), 0)) {
       TableWriter writer = pool.writerFor(TableIdentifier.of("bench", "orders"), id -> table);
       TopicPartition[] partitions = new TopicPartition[sources];
       Arrays.setAll(partitions, p -> new TopicPartition("orders", p));
       long offset = 0;
       for (Record row : rows) {
+        if (checker != null) {
+          checker.check(row);
+        }
         writer.write(partitions[(int) (offset / RUN_LENGTH % sources)], offset, T0, row);
         offset++;
       }

@@ -1,0 +1,304 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.it.errors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.it.eos.TableOracle;
+import io.floe.it.stack.Await;
+import io.floe.it.stack.ConfigExamples;
+import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.RemoteJmx;
+import io.floe.it.stack.RestCatalogServer;
+import io.floe.it.stack.Services;
+import io.floe.it.stack.SharedStack;
+import io.floe.it.stack.StackDirs;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.management.ObjectName;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A table's data contract on the real stack: 1% of a stream breaks a 10-rule contract, one record
+ * per rule. Exactly those go to the dead-letter topic, each naming its rule and field and not its
+ * value; the table holds exactly the rest; every snapshot carries the contract's hash; the
+ * snapshots' profiles add up to what the rows read back hold.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedStack.Extension.class)
+class ContractsIT {
+  private static final String TOPIC = "contracted";
+  private static final String TABLE = "db." + TOPIC;
+  private static final int RECORDS = 1000;
+  private static final String CONTRACT =
+      """
+      apiVersion: v3.0.2
+      kind: DataContract
+      id: orders
+      version: 2.0.0
+      status: active
+      schema:
+        - name: orders
+          logicalType: object
+          properties:
+            - name: id
+              logicalType: integer
+              required: true
+              logicalTypeOptions: {minimum: 0}
+            - name: qty
+              logicalType: integer
+              required: true
+              logicalTypeOptions: {minimum: 1, maximum: 1000}
+            - name: price
+              logicalType: number
+              logicalTypeOptions: {exclusiveMinimum: 0}
+            - name: email
+              logicalType: string
+              logicalTypeOptions: {pattern: "^[^@]+@[^@]+$", maxLength: 40}
+            - name: status
+              logicalType: string
+              enum: [{value: new}, {value: paid}, {value: shipped}]
+            - name: country
+              logicalType: string
+              logicalTypeOptions: {maxLength: 2}
+      """;
+
+  /** The record of each offset that breaks a rule: (rule, field, the breaking JSON member). */
+  private static final Map<Long, String[]> BROKEN = new TreeMap<>();
+
+  static {
+    BROKEN.put(50L, new String[] {"required", "id", "\"id\":null"});
+    BROKEN.put(150L, new String[] {"minimum", "id", "\"id\":-150"});
+    BROKEN.put(250L, new String[] {"required", "qty", "\"qty\":null"});
+    BROKEN.put(350L, new String[] {"minimum", "qty", "\"qty\":0"});
+    BROKEN.put(450L, new String[] {"maximum", "qty", "\"qty\":1001"});
+    BROKEN.put(550L, new String[] {"exclusiveMinimum", "price", "\"price\":-0.5"});
+    BROKEN.put(650L, new String[] {"pattern", "email", "\"email\":\"leaked-value-at-650\""});
+    BROKEN.put(
+        750L,
+        new String[] {
+          "maxLength", "email", "\"email\":\"leaked-value-at-750-xxxxxxxxxx@example.org\""
+        });
+    BROKEN.put(850L, new String[] {"enum", "status", "\"status\":\"leaked-status\""});
+    BROKEN.put(950L, new String[] {"maxLength", "country", "\"country\":\"DEU\""});
+  }
+
+  private KafkaBroker broker;
+  private RestCatalogServer rest;
+  private Catalog catalog;
+  private SharedStack stack;
+  private SinkOutcomes outcomes;
+
+  @RegisterExtension final Services services = Services.closedAfterAll();
+
+  @BeforeAll
+  void startStack(SharedStack shared) {
+    stack = shared;
+    broker = shared.broker();
+    outcomes = new SinkOutcomes(broker);
+    rest = services.own(RestCatalogServer.withLocalWarehouse());
+    catalog = services.catalog("test", rest.clientProperties());
+  }
+
+  /** Record {@code i}: a valid order unless {@link #BROKEN} names it; price null on every 7th. */
+  private static String record(long i) {
+    Map<String, String> members = new LinkedHashMap<>();
+    members.put("id", "\"id\":" + i);
+    members.put("kind", "\"kind\":\"order\"");
+    members.put("qty", "\"qty\":" + (1 + i % 1000));
+    members.put("price", i % 7 == 3 ? "\"price\":null" : "\"price\":" + (0.25 + i % 400));
+    members.put("email", "\"email\":\"u" + i + "@example.org\"");
+    members.put(
+        "status", "\"status\":\"" + List.of("new", "paid", "shipped").get((int) (i % 3)) + "\"");
+    members.put("country", i % 11 == 5 ? "\"country\":null" : "\"country\":\"DE\"");
+    String[] broken = BROKEN.get(i);
+    if (broken != null) {
+      members.put(broken[1], broken[2]);
+    }
+    return "{" + String.join(",", members.values()) + "}";
+  }
+
+  @Test
+  void recordsBreakingTheContractAreDeadLetteredByRuleAndTheTableHoldsTheRestWithItsProfile()
+      throws Exception {
+    Path contract = StackDirs.newServiceDir("contracts").resolve("orders.odcs.yaml");
+    Files.writeString(contract, CONTRACT);
+    String sha256 =
+        HexFormat.of()
+            .formatHex(
+                MessageDigest.getInstance("SHA-256")
+                    .digest(CONTRACT.getBytes(StandardCharsets.UTF_8)));
+    broker.createTopic(TOPIC, 1);
+    KafkaProducer<String, String> producer = services.own(broker.stringProducer());
+    for (long i = 0; i < RECORDS; i++) {
+      producer.send(new ProducerRecord<>(TOPIC, 0, "k", record(i)));
+    }
+    producer.flush();
+
+    Map<String, String> config =
+        ConfigExamples.withMetadataAndQuickCommits(
+            ConfigExamples.deadLetterQueue(broker, rest.clientProperties(), TOPIC, TABLE));
+    String dlq = TOPIC + "-dlq";
+    config.put("errors.deadletterqueue.topic.name", dlq);
+    config.put("iceberg.table." + TABLE + ".contract", contract.toString());
+    // a contract Floe could not enforce as written is refused on its key
+    Map<String, String> typo = new HashMap<>(config);
+    typo.put(
+        "iceberg.table." + TABLE + ".contract", CONTRACT.replace("maxLength: 2", "maxLenght: 2"));
+    assertThat(
+            io.floe.it.stack.ConnectRest.errorsByKey(
+                    stack.worker().rest().validate(config.get("connector.class"), typo))
+                .get("iceberg.table." + TABLE + ".contract"))
+        .asString()
+        .contains("field country has the option maxLenght");
+
+    stack.worker().rest().putConnector(TOPIC, config);
+    stack.worker().rest().awaitRunning(TOPIC, 1, Duration.ofSeconds(60));
+    TableOracle oracle = new TableOracle(catalog, List.of(TABLE));
+    outcomes.awaitRows(oracle, RECORDS - BROKEN.size());
+
+    Map<Long, String> reasons = outcomes.deadLetters(dlq, BROKEN.size());
+    assertThat(reasons).containsOnlyKeys(BROKEN.keySet());
+    BROKEN.forEach(
+        (offset, broken) ->
+            assertThat(reasons.get(offset))
+                .as("dead letter of offset %d", offset)
+                .contains("topic contracted, partition 0, offset " + offset + " to table " + TABLE)
+                .contains(
+                    "the row breaks the rule "
+                        + broken[0]
+                        + " of field "
+                        + broken[1]
+                        + " in the contract 'orders' version 2.0.0")
+                .doesNotContain("leaked")
+                .doesNotContain("DEU")
+                .doesNotContain("1001"));
+    List<Long> expected = new ArrayList<>();
+    for (long i = 0; i < RECORDS; i++) {
+      if (!BROKEN.containsKey(i)) {
+        expected.add(i);
+      }
+    }
+    List<Long> offsets = new ArrayList<>();
+    oracle.origins().forEach(origin -> offsets.add(origin.offset()));
+    assertThat(offsets).containsExactlyInAnyOrderElementsOf(expected);
+    oracle.assertNoFileInTwoSnapshots();
+    outcomes.awaitCommittedOffset("connect-" + TOPIC, new TopicPartition(TOPIC, 0), RECORDS);
+
+    Table table = catalog.loadTable(TableIdentifier.parse(TABLE));
+    Map<String, Long> nulls = assertProfilesMatchTheRows(table, sha256);
+
+    // JMX: the rules broken on the task, every column's profile on the coordinator
+    try (RemoteJmx jmx = RemoteJmx.connect(stack.jmxPort())) {
+      assertThat(
+              jmx.attribute(
+                  RemoteJmx.name("io.floe:type=task-metrics,connector=" + TOPIC + ",task=0"),
+                  "contract-violations"))
+          .isEqualTo((long) BROKEN.size());
+      for (String column : List.of("price", "country", "_kafka.offset")) {
+        ObjectName bean =
+            RemoteJmx.name(
+                "io.floe:type=column-profile,connector="
+                    + TOPIC
+                    + ",table="
+                    + TABLE
+                    + ",column="
+                    + column);
+        Await.until(
+            "the profile of column " + column,
+            Duration.ofSeconds(30),
+            () -> jmx.attribute(bean, "rows-profiled").longValue() == RECORDS - BROKEN.size());
+        assertThat(jmx.attribute(bean, "nulls-profiled"))
+            .as("nulls of %s", column)
+            .isEqualTo(nulls.getOrDefault(column, 0L));
+      }
+    }
+    stack.worker().rest().deleteConnector(TOPIC);
+  }
+
+  /**
+   * Every snapshot carries the contract's hash; the profiles of all snapshots add up to the rows
+   * read back: rows, nulls per column, and the bounds of the numeric columns.
+   */
+  private static Map<String, Long> assertProfilesMatchTheRows(Table table, String sha256)
+      throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    long profiledRows = 0;
+    Map<String, Long> profiledNulls = new TreeMap<>();
+    Map<String, Double> profiledMin = new TreeMap<>();
+    Map<String, Double> profiledMax = new TreeMap<>();
+    int snapshots = 0;
+    for (Snapshot snapshot : table.snapshots()) {
+      Map<String, String> summary = snapshot.summary();
+      assertThat(summary)
+          .as("snapshot %d", snapshot.snapshotId())
+          .containsEntry("floe.contract.id", "orders")
+          .containsEntry("floe.contract.version", "2.0.0")
+          .containsEntry("floe.contract.sha256", sha256);
+      snapshots++;
+      profiledRows += Long.parseLong(summary.get("floe.profile.rows"));
+      JsonNode columns = json.readTree(summary.get("floe.profile.columns"));
+      for (String column : List.of("id", "qty", "price", "email", "status", "country")) {
+        JsonNode profile = columns.get(column);
+        profiledNulls.merge(column, profile.get("nulls").asLong(), Long::sum);
+        if (profile.has("min")) {
+          profiledMin.merge(column, profile.get("min").asDouble(), Math::min);
+          profiledMax.merge(column, profile.get("max").asDouble(), Math::max);
+        }
+      }
+    }
+    assertThat(snapshots).isPositive();
+
+    long rows = 0;
+    Map<String, Long> nulls = new TreeMap<>();
+    Map<String, Double> min = new TreeMap<>();
+    Map<String, Double> max = new TreeMap<>();
+    try (var read = IcebergGenerics.read(table).build()) {
+      for (Record row : read) {
+        rows++;
+        for (String column : List.of("id", "qty", "price", "email", "status", "country")) {
+          Object value = row.getField(column);
+          nulls.merge(column, value == null ? 1L : 0L, Long::sum);
+          if (value instanceof Number number) {
+            min.merge(column, number.doubleValue(), Math::min);
+            max.merge(column, number.doubleValue(), Math::max);
+          }
+        }
+      }
+    }
+    assertThat(profiledRows).isEqualTo(rows).isEqualTo(RECORDS - BROKEN.size());
+    assertThat(profiledNulls).isEqualTo(nulls);
+    assertThat(nulls.get("price")).isPositive();
+    assertThat(nulls.get("country")).isPositive();
+    assertThat(profiledMin).isEqualTo(min).containsOnlyKeys("id", "qty", "price");
+    assertThat(profiledMax).isEqualTo(max);
+    return nulls;
+  }
+}
