@@ -55,6 +55,7 @@ public final class JavaProcess implements AutoCloseable {
       Path workDir) {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
+    command.addAll(serviceOptions());
     command.addAll(jvmArgs);
     command.add("-cp");
     command.add(libDir.toAbsolutePath() + "/*");
@@ -95,6 +96,15 @@ public final class JavaProcess implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while running " + name, e);
     }
+  }
+
+  /**
+   * The JVM options every service the tests start gets first ({@code floe.it.service.jvm.options},
+   * set by the build: the C1 compiler only in the tests, none in the benchmarks).
+   */
+  private static List<String> serviceOptions() {
+    String options = System.getProperty("floe.it.service.jvm.options", "").trim();
+    return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
   }
 
   private static String javaExecutable() {
