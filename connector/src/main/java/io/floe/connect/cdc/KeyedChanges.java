@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.function.LongConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -69,9 +71,9 @@ public final class KeyedChanges<K> {
 
   // every key entered since the last truncate, in order: its bytes in the arena (the number of
   // its column list, its values, then its converted form), its row, its flags
-  private byte[] arena = new byte[4096];
-  private int arenaSize;
+  private ByteArena arena = new ByteArena();
   private long arenaWaste;
+  private int compactions;
   private int entries;
   private int live;
   private int[] keyAt = new int[64];
@@ -178,13 +180,7 @@ public final class KeyedChanges<K> {
       if (held != REMOVED) {
         int entry = held - 1;
         if (hashes[entry] == hash
-            && Arrays.equals(
-                arena,
-                keyAt[entry],
-                keyAt[entry] + keyLength[entry],
-                scratch.array(),
-                0,
-                scratch.size())) {
+            && arena.equals(keyAt[entry], keyLength[entry], scratch.array(), scratch.size())) {
           return entry;
         }
       }
@@ -238,12 +234,11 @@ public final class KeyedChanges<K> {
     }
     int length = scratch.size();
     if (length == convertedLength[entry]
-        && Arrays.equals(
-            arena, convertedAt[entry], convertedAt[entry] + length, scratch.array(), 0, length)) {
+        && arena.equals(convertedAt[entry], length, scratch.array(), length)) {
       return; // the same as before: most updates of a key
     }
     if (length <= convertedLength[entry]) {
-      System.arraycopy(scratch.array(), 0, arena, convertedAt[entry], length);
+      arena.overwrite(convertedAt[entry], scratch.array(), length);
       arenaWaste += convertedLength[entry] - length;
     } else {
       arenaWaste += convertedLength[entry];
@@ -287,42 +282,40 @@ public final class KeyedChanges<K> {
 
   /** Appends to the arena, first compacting it when half of it is waste; returns where. */
   private int append(byte[] bytes, int length) {
-    if (arenaSize + length > arena.length) {
-      if (arenaWaste > arenaSize / 2) {
-        compact();
-      }
-      if (arenaSize + length > arena.length) {
-        arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaSize + length));
-      }
+    if (arenaWaste > ByteArena.PAGE && arenaWaste > arena.used() / 2) {
+      compact();
     }
-    int at = arenaSize;
-    System.arraycopy(bytes, 0, arena, at, length);
-    arenaSize += length;
-    return at;
+    return arena.append(bytes, 0, length);
   }
 
   private void compact() {
-    byte[] packed = new byte[arena.length];
-    int size = 0;
+    ByteArena packed = new ByteArena();
     for (int entry = 0; entry < entries; entry++) {
       if ((flags[entry] & GONE) == 0) {
-        System.arraycopy(arena, keyAt[entry], packed, size, keyLength[entry]);
-        keyAt[entry] = size;
-        size += keyLength[entry];
-        System.arraycopy(arena, convertedAt[entry], packed, size, convertedLength[entry]);
-        convertedAt[entry] = size;
-        size += convertedLength[entry];
+        keyAt[entry] = moveTo(packed, keyAt[entry], keyLength[entry]);
+        if (convertedLength[entry] > 0) {
+          convertedAt[entry] = moveTo(packed, convertedAt[entry], convertedLength[entry]);
+        }
       }
     }
     arena = packed;
-    arenaSize = size;
     arenaWaste = 0;
+    compactions++;
+  }
+
+  /** How many times the arena was compacted. */
+  int compactions() {
+    return compactions;
+  }
+
+  private int moveTo(ByteArena packed, int address, int length) {
+    return packed.append(arena.page(address), ByteArena.offset(address), length);
   }
 
   private void clear() {
     entries = 0;
     live = 0;
-    arenaSize = 0;
+    arena = new ByteArena();
     arenaWaste = 0;
     removedSlots = 0;
     Arrays.fill(table, FREE);
@@ -355,16 +348,46 @@ public final class KeyedChanges<K> {
    */
   public List<FoldedKey<K>> keys() {
     List<FoldedKey<K>> keys = new ArrayList<>(live);
-    for (int entry = 0; entry < entries; entry++) {
-      if ((flags[entry] & GONE) == 0) {
-        keys.add(new FoldedKey<>(this, entry));
-      }
-    }
+    eachKey().forEach(keys::add);
     return Collections.unmodifiableList(keys);
   }
 
+  /**
+   * The changed keys of {@link #keys()}, one view at a time, with no list of them: what a fold of a
+   * million keys is read with. Valid until the next change.
+   */
+  public Iterable<FoldedKey<K>> eachKey() {
+    return () ->
+        new Iterator<>() {
+          private int next = nextLive(0);
+
+          @Override
+          public boolean hasNext() {
+            return next < entries;
+          }
+
+          @Override
+          public FoldedKey<K> next() {
+            if (next >= entries) {
+              throw new NoSuchElementException();
+            }
+            FoldedKey<K> key = new FoldedKey<>(KeyedChanges.this, next);
+            next = nextLive(next + 1);
+            return key;
+          }
+        };
+  }
+
+  private int nextLive(int from) {
+    int entry = from;
+    while (entry < entries && (flags[entry] & GONE) != 0) {
+      entry++;
+    }
+    return entry;
+  }
+
   RowKey key(int entry) {
-    KeyBytes.Reader in = new KeyBytes.Reader(arena, keyAt[entry], keyLength[entry]);
+    KeyBytes.Reader in = reader(keyAt[entry], keyLength[entry]);
     List<String> columns = columnLists.get((int) in.getVarint());
     return RowKey.readValues(columns, in);
   }
@@ -372,7 +395,11 @@ public final class KeyedChanges<K> {
   K converted(int entry) {
     return convertedLength[entry] == 0
         ? null
-        : codec.read(new KeyBytes.Reader(arena, convertedAt[entry], convertedLength[entry]));
+        : codec.read(reader(convertedAt[entry], convertedLength[entry]));
+  }
+
+  private KeyBytes.Reader reader(int address, int length) {
+    return new KeyBytes.Reader(arena.page(address), ByteArena.offset(address), length);
   }
 
   boolean retire(int entry) {
@@ -395,6 +422,6 @@ public final class KeyedChanges<K> {
 
   /** The bytes the fold's keys take on the heap, an estimate; 0 when it holds none. */
   public long heldBytes() {
-    return entries == 0 ? 0 : arenaSize + 29L * entries + 4L * table.length;
+    return entries == 0 ? 0 : arena.capacity() + 29L * entries + 4L * table.length;
   }
 }

@@ -7,7 +7,6 @@ package io.floe.connect.write;
 import io.floe.connect.files.NewFilesOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -51,7 +50,11 @@ final class KeyFiles {
    * @param taskIndex the task's number, part of the file name
    */
   static DeleteFile write(
-      Table table, Schema keySchema, Set<Integer> keyFieldIds, List<Record> keys, int taskIndex) {
+      Table table,
+      Schema keySchema,
+      Set<Integer> keyFieldIds,
+      Iterable<Record> keys,
+      int taskIndex) {
     String name = "floe-keys-" + taskIndex + "-" + UUID.randomUUID() + ".parquet";
     OutputFile out =
         NewFilesOnly.of(table.io()).newOutputFile(table.locationProvider().newDataLocation(name));

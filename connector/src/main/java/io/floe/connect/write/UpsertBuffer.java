@@ -15,7 +15,6 @@ import io.floe.connect.cdc.RowKey;
 import io.floe.connect.convert.ConvertOptions;
 import io.floe.connect.convert.ConverterCache;
 import io.floe.connect.convert.RecordConverters;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.StreamSupport;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -254,12 +254,21 @@ final class UpsertBuffer {
     return sources;
   }
 
-  /** What a hand-over takes of an upsert table: the keys to retire and the rows superseded. */
-  record Flushed(List<Record> retired, Map<String, long[]> superseded) {}
+  /**
+   * What a hand-over takes of an upsert table: the keys to retire, read from the fold one at a time
+   * as they are written (a list of a million converted keys would take more heap than the fold),
+   * and the rows superseded.
+   */
+  record Flushed(Iterable<Record> retired, Map<String, long[]> superseded) {
+    boolean anyRetired() {
+      return retired.iterator().hasNext();
+    }
+  }
 
   /**
-   * Takes the keys to retire and the superseded rows, and empties the buffer; call before the
-   * writer completes its files, whose rows those are.
+   * The keys to retire and the superseded rows; call before the writer completes its files, whose
+   * rows those are, and {@link #drop} once they are written. The keys are read from the fold as
+   * they are iterated, so they are valid until the drop.
    *
    * @param writer the table's writer, whose row numbers the superseded rows are
    * @return the keys of the rows to retire, as rows of the key schema of the writer's schema, and
@@ -268,18 +277,20 @@ final class UpsertBuffer {
   Flushed flush(TableWriter writer) {
     Schema schema = writer.schema();
     Schema keySchema = keySchema(schema);
-    List<Record> retired = new ArrayList<>(fold.size());
     keyCodec.readAs(schema, keySchema);
-    for (FoldedKey<ConvertedKey> folded : fold.keys()) {
-      if (folded.retire()) {
-        ConvertedKey done = folded.converted();
-        retired.add(
-            done != null && done.key() != null ? done.key() : keyOf(folded.key(), keySchema));
-      }
-    }
-    Map<String, long[]> rows = supersededRows(writer);
-    drop();
-    return new Flushed(retired, rows);
+    Iterable<Record> retired =
+        () ->
+            StreamSupport.stream(fold.eachKey().spliterator(), false)
+                .filter(FoldedKey::retire)
+                .map(
+                    folded -> {
+                      ConvertedKey done = folded.converted();
+                      return done != null && done.key() != null
+                          ? done.key()
+                          : keyOf(folded.key(), keySchema);
+                    })
+                .iterator();
+    return new Flushed(retired, supersededRows(writer));
   }
 
   private Map<String, long[]> supersededRows(TableWriter writer) {

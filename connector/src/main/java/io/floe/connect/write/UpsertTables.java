@@ -163,21 +163,25 @@ final class UpsertTables {
       ChangeSources sources = upsert.changeSources();
       TableWriter writer = state.writer();
       UpsertBuffer.Flushed flushed = upsert.flush(writer);
-      if (!flushed.retired().isEmpty() || truncated || !flushed.superseded().isEmpty()) {
-        Schema schema = writer.schema();
-        List<DeleteFile> files = new ArrayList<>(2);
-        files.add(
-            KeyFiles.write(
-                state.table(),
-                UpsertBuffer.keySchema(schema),
-                schema.identifierFieldIds(),
-                flushed.retired(),
-                config.taskIndex()));
-        if (!flushed.superseded().isEmpty()) {
+      try {
+        if (flushed.anyRetired() || truncated || !flushed.superseded().isEmpty()) {
+          Schema schema = writer.schema();
+          List<DeleteFile> files = new ArrayList<>(2);
           files.add(
-              KeyFiles.writeSuperseded(state.table(), flushed.superseded(), config.taskIndex()));
+              KeyFiles.write(
+                  state.table(),
+                  UpsertBuffer.keySchema(schema),
+                  schema.identifierFieldIds(),
+                  flushed.retired(),
+                  config.taskIndex()));
+          if (!flushed.superseded().isEmpty()) {
+            files.add(
+                KeyFiles.writeSuperseded(state.table(), flushed.superseded(), config.taskIndex()));
+          }
+          keyFiles.put(writer.identifier(), new KeyHandOver(files, sources));
         }
-        keyFiles.put(writer.identifier(), new KeyHandOver(files, sources));
+      } finally {
+        upsert.drop();
       }
     }
     return keyFiles;

@@ -130,16 +130,35 @@ class KeyedChangesModelTest {
   void theFoldAgreesWithItsModel() {
     long seed = new Random().nextLong();
     Random random = new Random(seed);
+    foldAndCompare(seed, 1 + random.nextInt(5_000), random.nextInt(20_000), 40, 2);
+  }
+
+  /**
+   * Enough keys and long enough converted forms, which change length as keys change, to fill many
+   * pages of the fold's arena and leave it more than half waste, so that it is compacted.
+   */
+  @Test
+  void aLargeFoldAgreesWithItsModelThroughPagesAndCompaction() {
+    KeyedChanges<String> fold = foldAndCompare(new Random().nextLong(), 60_000, 250_000, 200, 0);
+    assertThat(fold.compactions()).isPositive();
+  }
+
+  /**
+   * Folds {@code changes} random changes of up to {@code keys} keys, their converted forms up to
+   * {@code longest} characters, truncates {@code truncatePerMille} of a thousand, into the fold and
+   * its model, and compares them.
+   */
+  private KeyedChanges<String> foldAndCompare(
+      long seed, int keys, int changes, int longest, int truncatePerMille) {
+    Random random = new Random(seed);
     KeyedChanges<String> fold = new KeyedChanges<>(TEXT);
     List<Long> superseded = new ArrayList<>();
-    int keys = 1 + random.nextInt(5_000);
-    int changes = random.nextInt(20_000);
     for (int offset = 0; offset < changes; offset++) {
       int roll = random.nextInt(1_000);
       RowKey key = key(random, keys);
-      String converted = "c" + random.nextInt(3) + "-" + "x".repeat(random.nextInt(40));
+      String converted = "c" + random.nextInt(3) + "-" + "x".repeat(random.nextInt(longest));
       Change change =
-          roll < 2
+          roll < truncatePerMille
               ? Change.truncate(at(offset))
               : roll < 300 ? Change.delete(key, at(offset)) : Change.upsert(key, at(offset));
       long row = change.kind() == Change.Kind.UPSERT ? offset : KeyedChanges.NO_ROW;
@@ -161,6 +180,10 @@ class KeyedChangesModelTest {
       assertThat(key.retire()).as("seed %d", seed).isEqualTo(outcome.retire);
       assertThat(key.converted()).as("seed %d", seed).isEqualTo(outcome.converted);
     }
+    List<String> each = new ArrayList<>();
+    fold.eachKey().forEach(key -> each.add(key.toString()));
+    assertThat(each).as("seed %d", seed).isEqualTo(folded.stream().map(Object::toString).toList());
+    return fold;
   }
 
   @Test
