@@ -39,10 +39,11 @@ class ArchitectureTest {
     ARROWS.put("metrics", Set.of());
     ARROWS.put("convert", Set.of());
     ARROWS.put("control", Set.of());
-    ARROWS.put("cdc", Set.of());
+    ARROWS.put("memory", Set.of());
+    ARROWS.put("cdc", Set.of("memory"));
     ARROWS.put("files", Set.of());
     ARROWS.put("branch", Set.of());
-    ARROWS.put("deletes", Set.of("branch", "files"));
+    ARROWS.put("deletes", Set.of("branch", "files", "memory"));
     ARROWS.put("avro", Set.of("version"));
     ARROWS.put("json", Set.of("version"));
     ARROWS.put("contract", Set.of());

@@ -4,6 +4,7 @@
  */
 package io.floe.connect.cdc;
 
+import io.floe.connect.memory.ByteArena;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

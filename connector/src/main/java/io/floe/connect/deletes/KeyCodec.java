@@ -426,15 +426,6 @@ final class KeyCodec {
       size = 0;
     }
 
-    /** Drops what was written after {@code size}. */
-    void truncate(int size) {
-      this.size = size;
-    }
-
-    byte[] toArray() {
-      return Arrays.copyOf(bytes, size);
-    }
-
     void ensure(int more) {
       if (size + more > bytes.length) {
         long grown = Math.max((long) bytes.length + (bytes.length >> 1), (long) size + more);

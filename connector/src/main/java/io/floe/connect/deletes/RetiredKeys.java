@@ -4,6 +4,7 @@
  */
 package io.floe.connect.deletes;
 
+import io.floe.connect.memory.ByteArena;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -27,18 +28,20 @@ import org.apache.iceberg.types.Types;
  * fixed a {@code ByteBuffer} — what Iceberg's {@code InternalRecordWrapper} gives for a generic
  * record. Keys equal under Iceberg's comparators are one key.
  *
- * <p>The keys are held as bytes ({@link KeyCodec}) in one array, with an open-addressing table of
- * their numbers: a key of one long column takes about 24 bytes, a UUID string about 55, whatever
- * the rows they were read from. Iterating gives each key as a new row; {@link #contains} and the
- * lookups of the readers take any row of the key schema and may be called from several threads.
+ * <p>The keys are held as bytes ({@link KeyCodec}) in the pages of a {@link ByteArena} (no array
+ * large enough to be hard to place in a small heap), with an open-addressing table of their
+ * numbers: a key of one long column takes about 24 bytes, a UUID string about 55, whatever the rows
+ * they were read from. Iterating gives each key as a new row; {@link #contains} and the lookups of
+ * the readers take any row of the key schema and may be called from several threads.
  */
 public final class RetiredKeys implements Iterable<StructLike> {
   private static final int NO_KEY = -1;
 
   private final KeyCodec codec;
   private final List<Integer> keyFieldIds;
-  private final KeyCodec.Bytes bytes;
-  private final int[] offsets;
+  private final ByteArena arena;
+  private final int[] addresses;
+  private final int[] lengths;
   private final int[] hashes;
   private final int[] slots;
   private final int size;
@@ -49,8 +52,9 @@ public final class RetiredKeys implements Iterable<StructLike> {
   private RetiredKeys(Builder builder) {
     this.codec = builder.codec;
     this.keyFieldIds = builder.keyFieldIds;
-    this.bytes = builder.bytes;
-    this.offsets = builder.offsets;
+    this.arena = builder.arena;
+    this.addresses = builder.addresses;
+    this.lengths = builder.lengths;
     this.hashes = builder.hashes;
     this.slots = builder.slots;
     this.size = builder.size;
@@ -96,9 +100,11 @@ public final class RetiredKeys implements Iterable<StructLike> {
   public static final class Builder {
     private final KeyCodec codec;
     private final List<Integer> keyFieldIds;
-    private final KeyCodec.Bytes bytes = new KeyCodec.Bytes(1024);
+    private final KeyCodec.Bytes bytes = new KeyCodec.Bytes(64);
+    private final ByteArena arena = new ByteArena();
     private final boolean[] illFormed;
-    private int[] offsets = new int[17];
+    private int[] addresses = new int[16];
+    private int[] lengths = new int[16];
     private int[] hashes = new int[16];
     private int[] slots = new int[32];
     private int size;
@@ -116,10 +122,10 @@ public final class RetiredKeys implements Iterable<StructLike> {
      * @throws IllegalArgumentException if the key has no value for a key column
      */
     public int add(StructLike key) {
-      int start = bytes.size();
+      bytes.clear();
       codec.write(key, bytes);
-      int end = bytes.size();
-      int hash = hash(bytes.array(), start, end);
+      int length = bytes.size();
+      int hash = hash(bytes.array(), 0, length);
       int mask = slots.length - 1;
       for (int slot = hash & mask; ; slot = slot + 1 & mask) {
         int taken = slots[slot] - 1;
@@ -128,20 +134,19 @@ public final class RetiredKeys implements Iterable<StructLike> {
           break;
         }
         if (hashes[taken] == hash
-            && Arrays.equals(
-                bytes.array(), offsets[taken], offsets[taken + 1], bytes.array(), start, end)) {
-          bytes.truncate(start);
+            && arena.equals(addresses[taken], lengths[taken], bytes.array(), length)) {
           return taken;
         }
       }
       if (size == hashes.length) {
         hashes = Arrays.copyOf(hashes, size * 2);
-        offsets = Arrays.copyOf(offsets, size * 2 + 1);
+        addresses = Arrays.copyOf(addresses, size * 2);
+        lengths = Arrays.copyOf(lengths, size * 2);
       }
       hashes[size] = hash;
-      offsets[size] = start;
-      offsets[size + 1] = end;
-      noteIllFormed(start);
+      addresses[size] = arena.append(bytes.array(), 0, length);
+      lengths[size] = length;
+      noteIllFormed();
       size++;
       if (size * 4L > slots.length * 3L) {
         rehash();
@@ -149,11 +154,11 @@ public final class RetiredKeys implements Iterable<StructLike> {
       return size - 1;
     }
 
-    private void noteIllFormed(int start) {
+    /** Notes the string columns of the key just written to {@link #bytes} that are ill-formed. */
+    private void noteIllFormed() {
       for (int leaf = 0; leaf < illFormed.length; leaf++) {
         if (codec.leafType(leaf).typeId() == Type.TypeID.STRING && !illFormed[leaf]) {
-          illFormed[leaf] =
-              KeyCodec.illFormed(bytes.array(), codec.span(bytes.array(), start, leaf));
+          illFormed[leaf] = KeyCodec.illFormed(bytes.array(), codec.span(bytes.array(), 0, leaf));
         }
       }
     }
@@ -234,7 +239,8 @@ public final class RetiredKeys implements Iterable<StructLike> {
 
   /** The bytes the keys take on the heap, roughly. */
   public long heapBytes() {
-    return bytes.array().length + 4L * (offsets.length + hashes.length + slots.length);
+    return arena.capacity()
+        + 4L * (addresses.length + lengths.length + hashes.length + slots.length);
   }
 
   /** Whether {@code key}, a row of {@link #keySchema()} (or a projection to it), is retired. */
@@ -269,8 +275,7 @@ public final class RetiredKeys implements Iterable<StructLike> {
       if (taken == NO_KEY) {
         return NO_KEY;
       }
-      if (hashes[taken] == hash
-          && Arrays.equals(bytes.array(), offsets[taken], offsets[taken + 1], key, 0, length)) {
+      if (hashes[taken] == hash && arena.equals(addresses[taken], lengths[taken], key, length)) {
         return taken;
       }
     }
@@ -278,7 +283,7 @@ public final class RetiredKeys implements Iterable<StructLike> {
 
   /** The key numbered {@code ordinal}, as a new row of the key schema. */
   GenericRecord key(int ordinal) {
-    return codec.read(bytes.array(), offsets[ordinal]);
+    return codec.read(arena.page(addresses[ordinal]), ByteArena.offset(addresses[ordinal]));
   }
 
   /** The position of the key column {@code fieldId} among a key's values. */
@@ -288,7 +293,8 @@ public final class RetiredKeys implements Iterable<StructLike> {
 
   /** The value of the key column at {@code leaf} in the key numbered {@code ordinal}. */
   Object value(int ordinal, int leaf) {
-    return codec.readValue(bytes.array(), offsets[ordinal], leaf);
+    return codec.readValue(
+        arena.page(addresses[ordinal]), ByteArena.offset(addresses[ordinal]), leaf);
   }
 
   /**
@@ -305,9 +311,11 @@ public final class RetiredKeys implements Iterable<StructLike> {
    * {@link #byteOrdered}).
    */
   int compare(int ordinal, int other, int leaf) {
-    long a = codec.span(bytes.array(), offsets[ordinal], leaf);
-    long b = codec.span(bytes.array(), offsets[other], leaf);
-    return compareSpans(bytes.array(), a, bytes.array(), b);
+    byte[] pageA = arena.page(addresses[ordinal]);
+    byte[] pageB = arena.page(addresses[other]);
+    long a = codec.span(pageA, ByteArena.offset(addresses[ordinal]), leaf);
+    long b = codec.span(pageB, ByteArena.offset(addresses[other]), leaf);
+    return compareSpans(pageA, a, pageB, b);
   }
 
   /**
@@ -315,8 +323,9 @@ public final class RetiredKeys implements Iterable<StructLike> {
    * the unsigned order of their bytes (see {@link #byteOrdered}).
    */
   int compareTo(int ordinal, int leaf, byte[] value) {
-    long a = codec.span(bytes.array(), offsets[ordinal], leaf);
-    return compareSpans(bytes.array(), a, value, value.length);
+    byte[] page = arena.page(addresses[ordinal]);
+    long a = codec.span(page, ByteArena.offset(addresses[ordinal]), leaf);
+    return compareSpans(page, a, value, value.length);
   }
 
   /** A value of the key column at {@code leaf}, written as a key holds it. */

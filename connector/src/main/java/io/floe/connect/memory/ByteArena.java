@@ -2,7 +2,7 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.connect.cdc;
+package io.floe.connect.memory;
 
 import java.util.Arrays;
 
@@ -17,11 +17,11 @@ import java.util.Arrays;
  * to be placed in a small heap that has the room in pieces). Pages start small and double up to
  * {@link #PAGE}, so an arena holding a few keys stays small. Not thread-safe.
  */
-final class ByteArena {
-  static final int PAGE_BITS = 18;
+public final class ByteArena {
+  public static final int PAGE_BITS = 18;
 
   /** The size of a full page, 256 KiB. */
-  static final int PAGE = 1 << PAGE_BITS;
+  public static final int PAGE = 1 << PAGE_BITS;
 
   private static final int OFFSET_MASK = PAGE - 1;
   private static final int MAX_PAGES = 1 << (31 - PAGE_BITS);
@@ -39,7 +39,7 @@ final class ByteArena {
    * @return the run's address
    * @throws IllegalStateException if the arena would pass 2 GiB
    */
-  int append(byte[] source, int from, int length) {
+  public int append(byte[] source, int from, int length) {
     if (pageCount == 0 || fill + length > pages[pageCount - 1].length) {
       addPage(length);
     }
@@ -67,33 +67,33 @@ final class ByteArena {
   }
 
   /** The page run {@code address} is in. */
-  byte[] page(int address) {
+  public byte[] page(int address) {
     return pages[address >>> PAGE_BITS];
   }
 
   /** Where in its {@link #page} run {@code address} starts. */
-  static int offset(int address) {
+  public static int offset(int address) {
     return address & OFFSET_MASK;
   }
 
   /** Whether the run at {@code address} of {@code length} bytes equals {@code other}'s first. */
-  boolean equals(int address, int length, byte[] other, int otherLength) {
+  public boolean equals(int address, int length, byte[] other, int otherLength) {
     int at = offset(address);
     return Arrays.equals(page(address), at, at + length, other, 0, otherLength);
   }
 
   /** Writes {@code length} bytes of {@code source} over the run at {@code address}. */
-  void overwrite(int address, byte[] source, int length) {
+  public void overwrite(int address, byte[] source, int length) {
     System.arraycopy(source, 0, page(address), offset(address), length);
   }
 
   /** The bytes the runs appended take. */
-  long used() {
+  public long used() {
     return used;
   }
 
   /** The bytes the pages take, full or not. */
-  long capacity() {
+  public long capacity() {
     return capacity;
   }
 }

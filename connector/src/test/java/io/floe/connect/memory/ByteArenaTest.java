@@ -2,7 +2,7 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.connect.cdc;
+package io.floe.connect.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
