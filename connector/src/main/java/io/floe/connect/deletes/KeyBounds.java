@@ -38,7 +38,20 @@ final class KeyBounds {
       for (int i = 0; i < sorted.length; i++) {
         sorted[i] = i;
       }
-      sort(sorted, (a, b) -> first.compare(retired, a, b));
+      if (retired.byteOrdered(first.leaf())) {
+        long[] prefixes = new long[sorted.length];
+        for (int i = 0; i < prefixes.length; i++) {
+          prefixes[i] = retired.prefix(i, first.leaf());
+        }
+        sort(
+            sorted,
+            (a, b) -> {
+              int byPrefix = Long.compareUnsigned(prefixes[a], prefixes[b]);
+              return byPrefix != 0 ? byPrefix : retired.compare(a, b, first.leaf());
+            });
+      } else {
+        sort(sorted, (a, b) -> first.compare(retired, a, b));
+      }
     }
     return new KeyBounds(retired, columns, sorted);
   }

@@ -319,6 +319,24 @@ public final class RetiredKeys implements Iterable<StructLike> {
   }
 
   /**
+   * The first 8 bytes of the key column at {@code leaf} of a key (zeros past its end), as an
+   * unsigned number: of two keys whose column compares lower in the order of its bytes ({@link
+   * #compare}), the prefix is never higher, so a sort compares prefixes first and only ties in
+   * full.
+   */
+  long prefix(int ordinal, int leaf) {
+    byte[] page = arena.page(addresses[ordinal]);
+    long span = codec.span(page, ByteArena.offset(addresses[ordinal]), leaf);
+    int from = (int) (span >>> 32);
+    int length = Math.min(Long.BYTES, (int) span);
+    long prefix = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      prefix = prefix << 8 | (i < length ? page[from + i] & 0xFF : 0);
+    }
+    return prefix;
+  }
+
+  /**
    * Compares the key column at {@code leaf} of a key with a value written by {@link #encode}, in
    * the unsigned order of their bytes (see {@link #byteOrdered}).
    */

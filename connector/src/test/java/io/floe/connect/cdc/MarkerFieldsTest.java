@@ -5,6 +5,7 @@
 package io.floe.connect.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
 import org.junit.jupiter.api.Test;
 
 class MarkerFieldsTest {
@@ -59,6 +61,27 @@ class MarkerFieldsTest {
     assertThat(trimmed.schema().name()).isEqualTo("db.t.Value");
     assertThat(trimmed.schema().version()).isEqualTo(3);
     assertThat(trimmed.schema().doc()).isEqualTo("a row");
+  }
+
+  @Test
+  void theTrimmedStructEqualsOneBuiltFieldByFieldAndValidates() {
+    Struct trimmed = (Struct) markers.trim(row());
+    Struct expected =
+        new Struct(trimmed.schema())
+            .put("id", 1)
+            .put("__source_ts_ms", 5L)
+            .put("_cdc", new Struct(CDC).put("op", "U").put("ts", 6L));
+    assertThat(trimmed).isEqualTo(expected);
+    trimmed.validate();
+    assertThat(MarkerFields.copiesWithoutChecks()).as("the values copied as they are").isTrue();
+  }
+
+  @Test
+  void aRequiredFieldLeftEmptyIsRefusedAsConnectRefusesIt() {
+    Struct missingId = new Struct(ROW).put("__op", "u");
+    assertThatThrownBy(() -> markers.trim(missingId))
+        .isInstanceOf(DataException.class)
+        .hasMessageContaining("id");
   }
 
   @Test

@@ -154,6 +154,11 @@ class PackedKeysTest {
             .isEqualTo(Integer.signum(order.compare(va, vb)));
         assertThat(Integer.signum(keys.compareTo(a, leaf, keys.encode(leaf, vb))))
             .isEqualTo(Integer.signum(order.compare(va, vb)));
+        int byPrefix = Long.compareUnsigned(keys.prefix(a, leaf), keys.prefix(b, leaf));
+        assertThat(
+                byPrefix == 0 || Integer.signum(byPrefix) == Integer.signum(order.compare(va, vb)))
+            .as("%s: prefixes of %s and %s", type, va, vb)
+            .isTrue();
       }
     }
   }
