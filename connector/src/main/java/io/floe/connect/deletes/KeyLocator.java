@@ -83,7 +83,8 @@ public final class KeyLocator {
       return new LocatedRows(
           base == null ? null : base.snapshotId(), List.of(), ResolutionStats.none(inSnapshot));
     }
-    KeyBounds bounds = KeyBounds.of(keys);
+    // the index names the files that hold the keys: no need to sort the keys for their bounds
+    KeyBounds bounds = index == null ? KeyBounds.of(keys) : null;
     LiveKeyReader reader = new LiveKeyReader(table, keys, bounds);
     TableScan scan =
         table
@@ -99,8 +100,7 @@ public final class KeyLocator {
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         planned++;
-        if (bounds.mayHoldKey(task.file())
-            && (index == null || index.names(task.file().location()))) {
+        if (index == null ? bounds.mayHoldKey(task.file()) : index.names(task.file().location())) {
           toRead.add(task);
         }
       }
