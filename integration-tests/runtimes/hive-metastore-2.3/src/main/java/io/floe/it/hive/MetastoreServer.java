@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaStore;
@@ -17,6 +20,8 @@ import org.apache.hadoop.hive.metastore.IHMSHandler;
 import org.apache.hadoop.hive.metastore.RetryingHMSHandler;
 import org.apache.hadoop.hive.metastore.TSetIpAddressProcessor;
 import org.apache.hadoop.hive.metastore.txn.TxnDbUtil;
+import org.apache.hadoop.hive.metastore.txn.TxnStore;
+import org.apache.hadoop.hive.metastore.txn.TxnUtils;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TServerSocket;
@@ -29,10 +34,19 @@ import org.apache.thrift.transport.TTransportFactory;
  * Hive's {@code TxnDbUtil}. Once it accepts connections it writes its port to {@code <dir>/port};
  * it runs until killed.
  *
+ * <p>It times out the locks of clients that stopped heartbeating (a client killed while it held a
+ * table's lock) after {@value #LOCK_TIMEOUT_S} s, checked every {@value #REAPER_INTERVAL_S} s: what
+ * a production metastore's housekeeping does ({@code AcidHouseKeeperService}, run where {@code
+ * hive.compactor.initiator.on} is true, after {@code hive.txn.timeout}, 300 s by default), which a
+ * metastore alone, without Hive's query engine on its classpath, cannot start.
+ *
  * <p>Arguments: the directory, and the warehouse root (a {@code file:} URI) under which databases
  * created without a location are put.
  */
 public final class MetastoreServer {
+  static final int LOCK_TIMEOUT_S = 20;
+  static final int REAPER_INTERVAL_S = 2;
+
   private MetastoreServer() {}
 
   public static void main(String[] args) throws Exception {
@@ -56,6 +70,17 @@ public final class MetastoreServer {
     // the lock API lives in the transaction tables, which the JDO schema does not hold
     TxnDbUtil.setConfValues(conf);
     TxnDbUtil.prepDb(conf);
+    conf.set(HiveConf.ConfVars.HIVE_TXN_TIMEOUT.varname, LOCK_TIMEOUT_S + "s");
+    TxnStore locks = TxnUtils.getTxnStore(conf);
+    ScheduledExecutorService reaper =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "lock-reaper");
+              thread.setDaemon(true);
+              return thread;
+            });
+    reaper.scheduleWithFixedDelay(
+        locks::performTimeOuts, REAPER_INTERVAL_S, REAPER_INTERVAL_S, TimeUnit.SECONDS);
 
     HiveMetaStore.HMSHandler base = new HiveMetaStore.HMSHandler("floe-test-metastore", conf);
     IHMSHandler handler = RetryingHMSHandler.getProxy(conf, base, false);
