@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import org.apache.hadoop.hive.metastore.HiveMetaStore;
 import org.apache.hadoop.hive.metastore.IHMSHandler;
 import org.apache.hadoop.hive.metastore.RetryingHMSHandler;
 import org.apache.hadoop.hive.metastore.TSetIpAddressProcessor;
+import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.txn.TxnDbUtil;
 import org.apache.hadoop.hive.metastore.txn.TxnStore;
 import org.apache.hadoop.hive.metastore.txn.TxnUtils;
@@ -40,18 +42,17 @@ import org.apache.thrift.transport.TTransportFactory;
  * hive.compactor.initiator.on} is true, after {@code hive.txn.timeout}, 300 s by default), which a
  * metastore alone, without Hive's query engine on its classpath, cannot start.
  *
- * <p>Arguments: the directory, and the warehouse root (a {@code file:} URI) under which databases
- * created without a location are put.
+ * <p>Arguments: the directory, the warehouse root (a {@code file:} URI) under which databases
+ * created without a location are put, the seconds after which a lock nobody heartbeats is timed
+ * out, and the databases to create before it serves.
  */
 public final class MetastoreServer {
-  static final int LOCK_TIMEOUT_S = 20;
-  static final int REAPER_INTERVAL_S = 2;
-
   private MetastoreServer() {}
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]).toAbsolutePath();
     String warehouse = args[1];
+    int lockTimeoutSeconds = Integer.parseInt(args[2]);
     System.setProperty("derby.system.home", dir.toString());
     System.setProperty("derby.stream.error.file", dir.resolve("derby.log").toString());
 
@@ -70,7 +71,7 @@ public final class MetastoreServer {
     // the lock API lives in the transaction tables, which the JDO schema does not hold
     TxnDbUtil.setConfValues(conf);
     TxnDbUtil.prepDb(conf);
-    conf.set(HiveConf.ConfVars.HIVE_TXN_TIMEOUT.varname, LOCK_TIMEOUT_S + "s");
+    conf.set(HiveConf.ConfVars.HIVE_TXN_TIMEOUT.varname, lockTimeoutSeconds + "s");
     TxnStore locks = TxnUtils.getTxnStore(conf);
     ScheduledExecutorService reaper =
         Executors.newSingleThreadScheduledExecutor(
@@ -79,11 +80,13 @@ public final class MetastoreServer {
               thread.setDaemon(true);
               return thread;
             });
-    reaper.scheduleWithFixedDelay(
-        locks::performTimeOuts, REAPER_INTERVAL_S, REAPER_INTERVAL_S, TimeUnit.SECONDS);
+    reaper.scheduleWithFixedDelay(locks::performTimeOuts, 1, 1, TimeUnit.SECONDS);
 
     HiveMetaStore.HMSHandler base = new HiveMetaStore.HMSHandler("floe-test-metastore", conf);
     IHMSHandler handler = RetryingHMSHandler.getProxy(conf, base, false);
+    for (String database : List.of(args).subList(3, args.length)) {
+      handler.create_database(new Database(database, null, null, null));
+    }
     TServerSocket socket =
         new TServerSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     TThreadPoolServer server =
