@@ -221,7 +221,7 @@ class CatalogDeploymentIT {
       long lock = hive.awaitLockGranted(mark, DELIVERED);
       worker.freeze();
       // what the worker sent before it froze is served meanwhile
-      Ports.sleep(Duration.ofMillis(300));
+      Ports.sleep(Duration.ofSeconds(1));
       if (!hive.lockReleased(lock, mark)) {
         worker.kill();
         return lock;
