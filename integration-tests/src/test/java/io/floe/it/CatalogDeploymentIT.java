@@ -56,7 +56,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The config examples for real catalogs, pointed at real services, deploy and run: the catalog
- * clients, JDBC drivers and S3FileIO bundled in the zip load inside plugin isolation.
+ * clients, JDBC drivers and S3FileIO bundled in the zip load inside plugin isolation; those of
+ * PostgreSQL, the Hive Metastore and Glue deliver every record once through a SIGKILL of the worker
+ * while records flow.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedStack.Extension.class)
@@ -71,8 +73,8 @@ class CatalogDeploymentIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   /**
-   * The shared broker; a worker of its own, which defines no config provider, and which the Hive
-   * and Glue tests kill.
+   * The shared broker; a worker of its own, which defines no config provider, and which the
+   * PostgreSQL, Hive and Glue tests kill.
    */
   @BeforeAll
   void startStack(SharedStack stack) {
