@@ -56,9 +56,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The config examples for real catalogs, pointed at real services, deploy and run: the catalog
- * clients, JDBC drivers and S3FileIO bundled in the zip load inside plugin isolation; those of
- * PostgreSQL, the Hive Metastore and Glue deliver every record once through a SIGKILL of the worker
- * while records flow.
+ * clients, JDBC drivers and S3FileIO bundled in the zip load inside plugin isolation; those of the
+ * Hive Metastore and Glue deliver every record once through a SIGKILL of the worker while records
+ * flow.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedStack.Extension.class)
@@ -73,8 +73,8 @@ class CatalogDeploymentIT {
   @RegisterExtension final Services services = Services.closedAfterAll();
 
   /**
-   * The shared broker; a worker of its own, which defines no config provider, and which the
-   * PostgreSQL, Hive and Glue tests kill.
+   * The shared broker; a worker of its own, which defines no config provider, and which the Hive
+   * and Glue tests kill.
    */
   @BeforeAll
   void startStack(SharedStack stack) {
@@ -121,29 +121,17 @@ class CatalogDeploymentIT {
     }
   }
 
-  /**
-   * {@code jdbc-postgres.json} on a real PostgreSQL, its warehouse on S3Proxy through S3FileIO: the
-   * JDBC catalog creates its tables in the database, and every record is in the table once through
-   * a SIGKILL of the worker while records flow.
-   */
   @Test
-  void jdbcOnPostgresExampleDeliversEveryRecordOnceThroughAWorkerKillOnS3Proxy() throws Exception {
+  void jdbcOnPostgresExampleRunsAndCreatesTheCatalogTables() throws Exception {
     try (PostgresServer postgres = PostgresServer.start()) {
       Map<String, String> catalog =
           new java.util.HashMap<>(postgres.jdbcCatalogProperties("s3://lakehouse/pg"));
       catalog.putAll(s3.s3FileIoProperties());
       s3.createBucket("lakehouse");
-      Map<String, String> config =
-          ConfigExamples.withMetadataAndQuickCommits(withCatalog("jdbc-postgres.json", catalog));
-      // the records of the test carry their schema
-      config.put("value.converter.schemas.enable", "true");
-      // the connector's catalog name (iceberg.catalog), under which the JDBC catalog keeps its
-      // tables
-      Catalog jdbc = services.catalog("iceberg", catalog);
-      deliversEveryRecordOnceThroughAWorkerKill(
-          config, () -> jdbc, () -> jdbc, CatalogDeploymentIT::killAfterASecond);
-      assertThat(jdbc.loadTable(TableIdentifier.parse(config.get("iceberg.tables"))).location())
-          .startsWith("s3://lakehouse/pg/");
+      Map<String, String> config = withCatalog("jdbc-postgres.json", catalog);
+      broker.createTopic(config.get("topics"), 2);
+      worker.rest().putConnector(config.get("name"), config);
+      worker.rest().awaitRunning(config.get("name"), 2, RUNNING_TIMEOUT);
 
       try (Connection sql = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), "");
           Statement statement = sql.createStatement();
@@ -157,6 +145,7 @@ class CatalogDeploymentIT {
         assertThat(tables.next()).isTrue();
         assertThat(tables.getString(1)).isEqualTo("iceberg_tables");
       }
+      worker.rest().deleteConnector(config.get("name"));
     }
   }
 
@@ -249,16 +238,16 @@ class CatalogDeploymentIT {
               withCatalog("glue.json", moto.glueCatalogProperties("glue-lake")));
       Catalog glue = services.catalog("glue-reader", moto.readerProperties("glue-lake"));
       deliversEveryRecordOnceThroughAWorkerKill(
-          config, () -> glue, () -> glue, CatalogDeploymentIT::killAfterASecond);
+          config,
+          () -> glue,
+          () -> glue,
+          killed -> {
+            Ports.sleep(Duration.ofSeconds(1));
+            killed.kill();
+          });
       assertThat(glue.loadTable(TableIdentifier.parse(config.get("iceberg.tables"))).location())
           .startsWith("s3://glue-lake/warehouse/");
     }
-  }
-
-  /** Kills {@code worker} with SIGKILL a second after the records began to flow. */
-  private static void killAfterASecond(ConnectWorker worker) {
-    Ports.sleep(Duration.ofSeconds(1));
-    worker.kill();
   }
 
   /**

@@ -30,7 +30,7 @@ public final class HiveMetastore implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
   /** How long a lock whose holder stopped heartbeating lasts. */
-  public static final Duration LOCK_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration LOCK_TIMEOUT = Duration.ofSeconds(6);
 
   private static final Pattern LOCK_GRANTED =
       Pattern.compile("update HIVE_LOCKS set hl_lock_state = 'a'.* where hl_lock_ext_id = (\\d+) ");
