@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A Hive Metastore 2.3 on an embedded Derby database, its Thrift service bound to 127.0.0.1, in a
@@ -20,10 +22,18 @@ import java.util.Properties;
  * (Hive's old Guava, Jackson and Thrift stay out of the test JVM). Its warehouse is a local folder,
  * which the metastore and the Connect workers on this machine both reach: a metastore creates the
  * folders of the databases and tables it registers, so it must reach the tables' storage. The
- * metastore logs the locks it grants ({@link #log()}).
+ * metastore logs the locks it grants, releases and times out ({@link #log()}); it times out the
+ * lock of a client that stopped heartbeating after {@link #LOCK_TIMEOUT}, as a metastore's
+ * housekeeping does after {@code hive.txn.timeout}.
  */
 public final class HiveMetastore implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  /** How long a lock whose holder stopped heartbeating lasts. */
+  public static final Duration LOCK_TIMEOUT = Duration.ofSeconds(6);
+
+  private static final Pattern LOCK_GRANTED =
+      Pattern.compile("update HIVE_LOCKS set hl_lock_state = 'a'.* where hl_lock_ext_id = (\\d+) ");
 
   private final JavaProcess process;
   private final Path dir;
@@ -37,7 +47,11 @@ public final class HiveMetastore implements AutoCloseable {
     this.port = port;
   }
 
-  public static HiveMetastore start() {
+  /**
+   * Starts a metastore holding the given databases, each at its default location under the
+   * warehouse.
+   */
+  public static HiveMetastore start(String... databases) {
     Path dir = StackDirs.newServiceDir("hive-metastore");
     Path warehouse = dir.resolve("warehouse");
     try {
@@ -55,7 +69,13 @@ public final class HiveMetastore implements AutoCloseable {
                 // each lock the metastore grants, with its database and table
                 "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.hive.metastore.txn.TxnHandler=debug"),
             "io.floe.it.hive.MetastoreServer",
-            List.of(dir.toString(), warehouse.toUri().toString()),
+            Stream.concat(
+                    Stream.of(
+                        dir.toString(),
+                        warehouse.toUri().toString(),
+                        Long.toString(LOCK_TIMEOUT.toSeconds())),
+                    Stream.of(databases))
+                .toList(),
             dir);
     Path portFile = dir.resolve("port");
     try {
@@ -85,6 +105,36 @@ public final class HiveMetastore implements AutoCloseable {
 
   public Path log() {
     return process.log();
+  }
+
+  /** The metastore's log, to follow the locks it grants, releases and times out. */
+  public LogFile logFile() {
+    return new LogFile(process.log());
+  }
+
+  /**
+   * Waits for the next lock the metastore grants, logged after {@code mark}, looking every few
+   * milliseconds, and returns its id.
+   */
+  public long awaitLockGranted(long mark, Duration timeout) {
+    return Long.parseLong(
+        logFile().await(LOCK_GRANTED, mark, timeout, Duration.ofMillis(5)).group(1));
+  }
+
+  /** Whether lock {@code id}, granted after {@code mark}, was released by its holder. */
+  public boolean lockReleased(long id, long mark) {
+    return !logFile()
+        .matches(Pattern.compile("delete from HIVE_LOCKS where hl_lock_ext_id = " + id + " "), mark)
+        .isEmpty();
+  }
+
+  /** Waits until the metastore times out lock {@code id}, whose holder stopped heartbeating. */
+  public void awaitLockTimedOut(long id, long mark, Duration timeout) {
+    logFile()
+        .await(
+            Pattern.compile("Removing expired locks via: .*hl_lock_ext_id in \\(" + id + "\\)"),
+            mark,
+            timeout);
   }
 
   /** The {@code iceberg.catalog.*} properties (prefix removed) of a Hive catalog on this one. */

@@ -71,6 +71,11 @@ public final class LogFile {
    * logged since the last one.
    */
   public Matcher await(Pattern pattern, long from, Duration timeout) {
+    return await(pattern, from, timeout, POLL);
+  }
+
+  /** As {@link #await(Pattern, long, Duration)}, looking every {@code poll}. */
+  public Matcher await(Pattern pattern, long from, Duration timeout, Duration poll) {
     Instant deadline = Instant.now().plus(timeout);
     long position = from;
     while (true) {
@@ -86,7 +91,7 @@ public final class LogFile {
         throw new AssertionError(
             "No line matching '" + pattern + "' in " + path + " within " + timeout);
       }
-      Ports.sleep(POLL);
+      Ports.sleep(poll);
     }
   }
 
