@@ -48,6 +48,25 @@ record RunResult(
     return workerCpuSeconds * 1e6 / records;
   }
 
+  /**
+   * The worker's CPU per record without its JIT compiler threads, in µs: the steady state's, as the
+   * compilation of the code a fresh worker runs is a cost of its first minutes, not of each record.
+   */
+  double cpuMicrosPerRecordWithoutJit() {
+    return (workerCpuSeconds - jitSeconds()) * 1e6 / records;
+  }
+
+  /** The CPU seconds of the worker's JIT compiler threads ({@code C1/C2 CompilerThread}). */
+  double jitSeconds() {
+    if (cpuByThreads == null) {
+      return Double.NaN;
+    }
+    return cpuByThreads.entrySet().stream()
+        .filter(e -> e.getKey().contains("CompilerThre"))
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
+  }
+
   /** The task threads' CPU per record, in µs. */
   double taskCpuMicrosPerRecord() {
     return taskCpuSeconds * 1e6 / records;

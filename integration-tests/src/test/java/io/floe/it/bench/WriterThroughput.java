@@ -239,11 +239,13 @@ final class WriterThroughput {
     long baseline = BenchRows.liveHeap(HEAP);
     HEAP.forEach(MemoryPoolMXBean::resetPeakUsage);
     Probe probe = new Probe();
+    long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
     long start = System.nanoTime();
     List<DataFile> files = variant.write(table, rows, probe);
     double seconds = (System.nanoTime() - start - probe.pausedNanos) / 1e9;
     long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
+    long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
     long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
     long written = files.stream().mapToLong(DataFile::recordCount).sum();
     if (written != rows.size()) {
@@ -252,7 +254,7 @@ final class WriterThroughput {
     double rate = rows.size() / seconds;
     System.out.printf(
         "%-46s %,9.0f rows/s %5.1f MB/s %3d files %5.1f B/row in files %,5d B/row allocated;"
-            + " writers hold %,4d MiB, peak heap %,5d MiB%s%n",
+            + " writers hold %,4d MiB, peak heap %,5d MiB, JIT %,d ms%s%n",
         name,
         rate,
         bytes / 1e6 / seconds,
@@ -261,6 +263,7 @@ final class WriterThroughput {
         allocated / rows.size(),
         Math.max(0, probe.liveBytes - baseline) >> 20,
         BenchRows.peakHeap(HEAP) >> 20,
+        jitMillis,
         probe.note);
     deleteRecursively(location);
     return rate;
