@@ -213,16 +213,9 @@ public final class SinkWriter implements AutoCloseable {
     try {
       target = states.state(table, record);
       row = target.convert(record);
-    } catch (ContractViolation e) {
-      contractViolations++;
-      outcomes.failed(record, table, e);
-      return;
-    } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
-      conversionErrors++;
-      outcomes.failed(record, table, e);
-      return;
     } catch (RuntimeException e) {
-      throw catalogFailure(e, table, origin, offset);
+      refused(record, table, origin, offset, e);
+      return;
     }
     target.writer().write(origin, offset, timestamp, row);
   }
@@ -247,19 +240,9 @@ public final class SinkWriter implements AutoCloseable {
         TableState state = states.state(table, record);
         rows.add(state.convert(record));
         targets.add(state);
-      } catch (BadChangeException e) {
-        outcomes.failed(record, table, e);
-        return;
-      } catch (ContractViolation e) {
-        contractViolations++;
-        outcomes.failed(record, table, e);
-        return;
-      } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
-        conversionErrors++;
-        outcomes.failed(record, table, e);
-        return;
       } catch (RuntimeException e) {
-        throw catalogFailure(e, table, origin, offset);
+        refused(record, table, origin, offset, e);
+        return;
       }
     }
     for (int i = 0; i < targets.size(); i++) {
@@ -269,6 +252,27 @@ public final class SinkWriter implements AutoCloseable {
       if (change != null) {
         change.fold();
       }
+    }
+  }
+
+  /**
+   * A record that {@code table} could not take: a bad change, a broken contract or a value that
+   * does not convert goes to the record outcomes (counted); anything else is not the record's fault
+   * and is thrown ({@link #catalogFailure}).
+   */
+  private void refused(
+      SinkRecord record, String table, TopicPartition origin, long offset, RuntimeException e) {
+    if (e instanceof BadChangeException) {
+      outcomes.failed(record, table, e);
+    } else if (e instanceof ContractViolation) {
+      contractViolations++;
+      outcomes.failed(record, table, e);
+    } else if (e instanceof org.apache.kafka.connect.errors.DataException
+        || e instanceof IllegalArgumentException) {
+      conversionErrors++;
+      outcomes.failed(record, table, e);
+    } else {
+      throw catalogFailure(e, table, origin, offset);
     }
   }
 
