@@ -59,13 +59,13 @@ public final class SinkWriter implements AutoCloseable {
   private final TableStates states;
   private final UpsertTables upserts;
   private final Map<TopicPartition, SourceTracker> positions = new LinkedHashMap<>();
+  private final boolean upsertModeUsed;
+  private final List<String> tombstoneTables;
 
   /** The source partition of the last record and its tracker: runs of one partition reuse them. */
   private TopicPartition lastOrigin;
 
   private SourceTracker lastTracker;
-  private final boolean upsertModeUsed;
-  private final List<String> tombstoneTables;
   private long bytesAtHandOver;
   private long conversionErrors;
   private long contractViolations;
