@@ -58,9 +58,14 @@ public final class SinkWriter implements AutoCloseable {
   private final RecordOutcomes outcomes;
   private final TableStates states;
   private final UpsertTables upserts;
-  private final Map<TopicPartition, SourcePosition> positions = new LinkedHashMap<>();
+  private final Map<TopicPartition, SourceTracker> positions = new LinkedHashMap<>();
   private final boolean upsertModeUsed;
   private final List<String> tombstoneTables;
+
+  /** The source partition of the last record and its tracker: runs of one partition reuse them. */
+  private TopicPartition lastOrigin;
+
+  private SourceTracker lastTracker;
   private long bytesAtHandOver;
   private long conversionErrors;
   private long contractViolations;
@@ -147,8 +152,7 @@ public final class SinkWriter implements AutoCloseable {
   }
 
   private void write(SinkRecord record) {
-    TopicPartition origin =
-        new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+    TopicPartition origin = origin(record);
     long offset = record.originalKafkaOffset();
     long timestamp = record.timestamp() == null ? OffsetRange.NO_TIMESTAMP : record.timestamp();
     if (record.value() == null && tombstoneTables.isEmpty()) {
@@ -163,14 +167,57 @@ public final class SinkWriter implements AutoCloseable {
         outcomes.failed(record, null, e);
         targets = List.of();
       }
-      writeToAll(targets, record, origin, offset, timestamp);
+      if (targets.size() == 1 && !upsertModeUsed) {
+        writeToOne(targets.get(0), record, origin, offset, timestamp);
+      } else {
+        writeToAll(targets, record, origin, offset, timestamp);
+      }
     }
-    SourcePosition position = positions.get(origin);
-    positions.put(
-        origin,
-        position == null
-            ? SourcePosition.at(offset, timestamp)
-            : position.advancedTo(offset, timestamp));
+    SourceTracker tracker = lastTracker;
+    if (tracker == null || lastOrigin != origin) {
+      tracker = positions.get(origin);
+      if (tracker == null) {
+        tracker = new SourceTracker(offset, timestamp);
+        positions.put(origin, tracker);
+      } else {
+        tracker.advanceTo(offset, timestamp);
+      }
+      lastTracker = tracker;
+    } else {
+      tracker.advanceTo(offset, timestamp);
+    }
+    lastOrigin = origin;
+  }
+
+  /**
+   * The source partition of {@code record}: the last record's instance while a run of one partition
+   * lasts (Connect hands records over by partition), so tracking it costs no allocation.
+   */
+  private TopicPartition origin(SinkRecord record) {
+    String topic = record.originalTopic();
+    int partition = record.originalKafkaPartition();
+    TopicPartition last = lastOrigin;
+    if (last != null
+        && last.partition() == partition
+        && (last.topic() == topic || last.topic().equals(topic))) {
+      return last;
+    }
+    return new TopicPartition(topic, partition);
+  }
+
+  /** {@link #writeToAll} of one table that is not in upsert mode, without its lists. */
+  private void writeToOne(
+      String table, SinkRecord record, TopicPartition origin, long offset, long timestamp) {
+    TableState target;
+    Record row;
+    try {
+      target = states.state(table, record);
+      row = target.convert(record);
+    } catch (RuntimeException e) {
+      refused(record, table, origin, offset, e);
+      return;
+    }
+    target.writer().write(origin, offset, timestamp, row);
   }
 
   /**
@@ -193,19 +240,9 @@ public final class SinkWriter implements AutoCloseable {
         TableState state = states.state(table, record);
         rows.add(state.convert(record));
         targets.add(state);
-      } catch (BadChangeException e) {
-        outcomes.failed(record, table, e);
-        return;
-      } catch (ContractViolation e) {
-        contractViolations++;
-        outcomes.failed(record, table, e);
-        return;
-      } catch (org.apache.kafka.connect.errors.DataException | IllegalArgumentException e) {
-        conversionErrors++;
-        outcomes.failed(record, table, e);
-        return;
       } catch (RuntimeException e) {
-        throw catalogFailure(e, table, origin, offset);
+        refused(record, table, origin, offset, e);
+        return;
       }
     }
     for (int i = 0; i < targets.size(); i++) {
@@ -215,6 +252,27 @@ public final class SinkWriter implements AutoCloseable {
       if (change != null) {
         change.fold();
       }
+    }
+  }
+
+  /**
+   * A record that {@code table} could not take: a bad change, a broken contract or a value that
+   * does not convert goes to the record outcomes (counted); anything else is not the record's fault
+   * and is thrown ({@link #catalogFailure}).
+   */
+  private void refused(
+      SinkRecord record, String table, TopicPartition origin, long offset, RuntimeException e) {
+    if (e instanceof BadChangeException) {
+      outcomes.failed(record, table, e);
+    } else if (e instanceof ContractViolation) {
+      contractViolations++;
+      outcomes.failed(record, table, e);
+    } else if (e instanceof org.apache.kafka.connect.errors.DataException
+        || e instanceof IllegalArgumentException) {
+      conversionErrors++;
+      outcomes.failed(record, table, e);
+    } else {
+      throw catalogFailure(e, table, origin, offset);
     }
   }
 
@@ -252,8 +310,8 @@ public final class SinkWriter implements AutoCloseable {
       files.add(new TableFiles(table.table().toString(), states.table(table.table()), table));
     }
     bytesAtHandOver = pool.stats().bytesWritten();
-    HandOver handOver = new HandOver(files, positions);
-    positions.clear();
+    HandOver handOver = new HandOver(files, positions());
+    clearPositions();
     return handOver;
   }
 
@@ -267,7 +325,7 @@ public final class SinkWriter implements AutoCloseable {
     Set<TopicPartition> dropped = upserts.isEmpty() ? pool.abandon(revoked) : abandonAll(revoked);
     Map<TopicPartition, Long> rewind = new HashMap<>();
     for (TopicPartition partition : dropped) {
-      SourcePosition position = positions.remove(partition);
+      SourceTracker position = positions.remove(partition);
       if (position != null && !revoked.contains(partition)) {
         rewind.put(partition, position.firstOffset());
       }
@@ -275,6 +333,7 @@ public final class SinkWriter implements AutoCloseable {
     for (TopicPartition partition : revoked) {
       positions.remove(partition);
     }
+    lastTracker = null;
     return rewind;
   }
 
@@ -308,7 +367,7 @@ public final class SinkWriter implements AutoCloseable {
   public Map<TopicPartition, Long> reset() {
     Map<TopicPartition, Long> rewind = new HashMap<>();
     positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
-    positions.clear();
+    clearPositions();
     upserts.dropAll();
     pool.reset();
     states.reopenWriters();
@@ -371,6 +430,18 @@ public final class SinkWriter implements AutoCloseable {
     pool.close();
     upserts.clear();
     states.clear();
+    clearPositions();
+  }
+
+  /** How far each source partition got since the last hand-over. */
+  private Map<TopicPartition, SourcePosition> positions() {
+    Map<TopicPartition, SourcePosition> result = new LinkedHashMap<>();
+    positions.forEach((partition, tracker) -> result.put(partition, tracker.position()));
+    return result;
+  }
+
+  private void clearPositions() {
     positions.clear();
+    lastTracker = null;
   }
 }

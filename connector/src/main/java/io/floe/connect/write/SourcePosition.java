@@ -12,14 +12,4 @@ package io.floe.connect.write;
  * @param nextOffset the offset after the last record processed: the consumer offset to commit
  * @param maxTimestampMs the largest record timestamp seen, or {@link OffsetRange#NO_TIMESTAMP}
  */
-public record SourcePosition(long firstOffset, long nextOffset, long maxTimestampMs) {
-
-  SourcePosition advancedTo(long offset, long timestampMs) {
-    return new SourcePosition(
-        firstOffset, Math.max(nextOffset, offset + 1), Math.max(maxTimestampMs, timestampMs));
-  }
-
-  static SourcePosition at(long offset, long timestampMs) {
-    return new SourcePosition(offset, offset + 1, timestampMs);
-  }
-}
+public record SourcePosition(long firstOffset, long nextOffset, long maxTimestampMs) {}

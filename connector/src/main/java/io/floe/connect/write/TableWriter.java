@@ -71,6 +71,10 @@ public final class TableWriter {
   private Schema schema;
   private WriteSettings settings;
   private PartitionSpec spec;
+
+  /** The spec's {@code isPartitioned()}, which streams over its fields: asked once, not per row. */
+  private boolean partitioned;
+
   private GenericFileWriterFactory writers;
   private OutputFileFactory files;
   private PartitionKey key;
@@ -103,6 +107,7 @@ public final class TableWriter {
     this.table = newTable;
     this.settings = WriteSettings.resolve(newTable, writeProperties);
     this.spec = newTable.spec();
+    this.partitioned = spec.isPartitioned();
     this.schema = newTable.schema();
     this.writers =
         new GenericFileWriterFactory.Builder(newTable)
@@ -174,7 +179,7 @@ public final class TableWriter {
     openFiles.checkUsable();
     try {
       FileGroup group = group(origin);
-      if (!spec.isUnpartitioned()) {
+      if (partitioned) {
         key.partition(wrapper.wrap(row));
       }
       PartitionFile file = group.file(key);

@@ -14,25 +14,29 @@ import java.util.function.ToDoubleFunction;
 final class BenchReport {
   private static final String HEADER =
       "| workload | encoding | sink | repeat | records/s | per task | MB/s | seconds | delivered"
-          + " records/s | peak RSS MiB"
-          + " | peak heap MiB (cap) | data files | snapshots | distinct ids | outcome |\n"
-          + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+          + " records/s | worker CPU s | of which JIT | CPU µs/record | without JIT | task threads"
+          + " CPU µs/record | peak RSS MiB | peak heap MiB (cap) | data files | snapshots |"
+          + " distinct ids | outcome |\n"
+          + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+
+  /** Floe may add this many times the Parquet writer's CPU per row to the no-op sink's. */
+  static final double GOAL_PARQUET_FACTOR = 1.2;
 
   private final List<RunResult> results;
   private final List<String> latencies;
-  private final List<Double> parquetCeiling;
+  private final List<WriterThroughput.Way> parquetCeiling;
   private final long records;
   private final int partitions;
 
   BenchReport(
       List<RunResult> results,
       List<String> latencies,
-      List<Double> parquetCeiling,
+      List<WriterThroughput.Way> parquetCeiling,
       long records,
       int partitions) {
     this.results = results;
     this.latencies = latencies;
-    this.parquetCeiling = parquetCeiling;
+    this.parquetCeiling = parquetCeiling == null ? List.of() : parquetCeiling;
     this.records = records;
     this.partitions = partitions;
   }
@@ -42,7 +46,8 @@ final class BenchReport {
     TableFacts facts = r.facts();
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %s | %d | %,.0f | %,.0f | %.1f | %.1f | %,.0f | %,d | %,d (%s) | %s | %s | %s | %s |",
+        "| %s | %s | %s | %d | %,.0f | %,.0f | %.1f | %.1f | %,.0f | %.1f | %.1f | %.2f | %.2f |"
+            + " %.2f | %,d | %,d (%s) | %s | %s | %s | %s |",
         r.workload(),
         r.encoding().label(),
         r.label(),
@@ -52,6 +57,11 @@ final class BenchReport {
         r.megabytesPerSecond(),
         r.seconds(),
         r.deliveredPerSecond(),
+        r.workerCpuSeconds(),
+        r.jitSeconds(),
+        r.cpuMicrosPerRecord(),
+        r.cpuMicrosPerRecordWithoutJit(),
+        r.taskCpuMicrosPerRecord(),
         r.peakRssBytes() >> 20,
         r.peakHeapBytes() >> 20,
         r.heapLimit(),
@@ -96,7 +106,8 @@ final class BenchReport {
       if (Double.isNaN(floe1)) {
         continue;
       }
-      double parquet = parquetCeiling.isEmpty() ? Double.NaN : parquetCeiling.get(0);
+      double parquet =
+          parquetCeiling.isEmpty() ? Double.NaN : parquetCeiling.get(0).rowsPerSecond();
       out.append(
           String.format(
               Locale.ROOT,
@@ -109,14 +120,18 @@ final class BenchReport {
               floe1Delivered / parquet,
               floe4Total / floe1));
     }
-    if (!parquetCeiling.isEmpty()) {
+    for (WriterThroughput.Way way : parquetCeiling) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%nIceberg's Parquet DataWriter alone, in process, on pre-built rows: %,.0f records/s"
-                  + " (median of 3).%n",
-              parquetCeiling.get(0)));
+              "%nIceberg's Parquet DataWriter alone, in process, on pre-built rows (%s): %,.0f"
+                  + " records/s, %.2f µs of CPU a row (medians of 3).%n",
+              way.name(),
+              way.rowsPerSecond(),
+              way.cpuMicrosPerRow()));
     }
+    out.append(goal());
+    out.append(threads());
     if (!latencies.isEmpty()) {
       out.append("\n## Produce-to-visible latency (Avro trickle, commit interval 10 s)\n\n");
       out.append(
@@ -124,6 +139,116 @@ final class BenchReport {
       latencies.forEach(l -> out.append(l).append('\n'));
     }
     return out.toString();
+  }
+
+  /**
+   * The goal line per encoding: Floe's worker CPU per record (one task, to the last commit) against
+   * the no-op sink's with the same converter plus {@link #GOAL_PARQUET_FACTOR} times the Parquet
+   * writer's CPU per row (as Floe writes), medians over the repeats.
+   */
+  private String goal() {
+    if (parquetCeiling.isEmpty()) {
+      return "";
+    }
+    double parquet = asFloeWrites().cpuMicrosPerRow();
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%n## The goal: Floe's CPU per record ≤ the no-op sink's + %.1f × the Parquet writer's"
+                + " CPU per row (%.2f µs, %s)%n%n",
+            GOAL_PARQUET_FACTOR,
+            parquet,
+            asFloeWrites().name()));
+    out.append(
+        "| encoding | worker CPU counted | no-op sink CPU µs/record | Floe 1 task CPU µs/record |"
+            + " Floe − no-op | bound | goal | Floe − no-op, task threads | Floe delivered / no-op"
+            + " records/s |\n|---|---|---:|---:|---:|---:|---|---:|---:|\n");
+    for (Encoding encoding : Encoding.values()) {
+      for (boolean withJit : new boolean[] {true, false}) {
+        ToDoubleFunction<RunResult> cpu =
+            withJit ? RunResult::cpuMicrosPerRecord : RunResult::cpuMicrosPerRecordWithoutJit;
+        double floe = medianOf(r -> r.encoding() == encoding && isFloe(r, 1), cpu);
+        double noop =
+            medianOf(r -> r.encoding() == encoding && r.contender() == Contender.NOOP, cpu);
+        if (Double.isNaN(floe) || Double.isNaN(noop)) {
+          continue;
+        }
+        double floeTask =
+            medianOf(
+                r -> r.encoding() == encoding && isFloe(r, 1), RunResult::taskCpuMicrosPerRecord);
+        double noopTask =
+            medianOf(
+                r -> r.encoding() == encoding && r.contender() == Contender.NOOP,
+                RunResult::taskCpuMicrosPerRecord);
+        double bound = noop + GOAL_PARQUET_FACTOR * parquet;
+        double floeDelivered =
+            medianOf(r -> r.encoding() == encoding && isFloe(r, 1), RunResult::deliveredPerSecond);
+        double noopRate =
+            medianOf(
+                r -> r.encoding() == encoding && r.contender() == Contender.NOOP,
+                RunResult::recordsPerSecond);
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |%n",
+                encoding.label(),
+                withJit ? "all" : "without the JIT compiler threads",
+                noop,
+                floe,
+                floe - noop,
+                bound,
+                floe <= bound
+                    ? "**met**"
+                    : String.format(Locale.ROOT, "**not met** (%.2f µs over)", floe - bound),
+                floeTask - noopTask,
+                floeDelivered / noopRate));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * Where each run's worker CPU went: seconds by group of threads, the largest first, those under
+   * 2% of the run's CPU left out.
+   */
+  private String threads() {
+    StringBuilder out = new StringBuilder("\n## Worker CPU seconds by thread, each run\n\n");
+    for (RunResult r : results) {
+      if (r.cpuByThreads() == null || r.cpuByThreads().isEmpty()) {
+        continue;
+      }
+      double total = r.cpuByThreads().values().stream().mapToDouble(Double::doubleValue).sum();
+      StringBuilder groups = new StringBuilder();
+      r.cpuByThreads()
+          .forEach(
+              (group, seconds) -> {
+                if (seconds >= 0.02 * total) {
+                  groups.append(
+                      String.format(
+                          Locale.ROOT, "%s%s %.1f", groups.isEmpty() ? "" : ", ", group, seconds));
+                }
+              });
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "- %s, %s, %s, repeat %d: %.1f s: %s%n",
+              r.workload(),
+              r.encoding().label(),
+              r.label(),
+              r.repeat(),
+              total,
+              groups));
+    }
+    return out.toString();
+  }
+
+  /** The raw Parquet writer with the settings Floe's tasks write with, else the first measured. */
+  private WriterThroughput.Way asFloeWrites() {
+    return parquetCeiling.stream()
+        .filter(way -> way.name().equals(WriterThroughput.RAW_PARQUET_AS_FLOE_WRITES))
+        .findFirst()
+        .orElse(parquetCeiling.get(0));
   }
 
   private static boolean isFloe(RunResult r, int tasks) {

@@ -43,13 +43,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * a fresh Kafka 4.3 Connect worker per run (the Apache sink fails on 4.4) with the Floe zip, the
  * Apache sink's plugin folder and a no-op sink on its plugin path, the schema registry test server
  * and a SQLite catalog. Each run is a fresh connector on an already loaded topic, timed from its
- * creation until the current snapshot holds every record. The contenders alternate, and every
- * figure is repeated. Settings (system properties): {@code bench.records} (2,000,000), {@code
- * bench.partitions} (8), {@code bench.repeats} (2), {@code bench.encodings} (avro,json), {@code
- * bench.contenders} (floe1,apache1,floe4,noop1: sink and tasks.max, in the order of the first
- * round; later rounds rotate it), {@code bench.worker.heap} (1g), {@code bench.memory.records}
- * (500,000), {@code bench.trickle.seconds} (60), {@code bench.trickle.rate} (300 records/s), {@code
- * bench.jfr} (record Floe's runs).
+ * creation until the current snapshot holds every record, with the worker's CPU over that time and
+ * that of the connector's task threads; the goal line (BenchReport) sets Floe's CPU per record
+ * against the no-op sink's with the same converter plus Iceberg's Parquet writer's CPU per row,
+ * measured in the same run. The contenders alternate, and every figure is repeated. Settings
+ * (system properties): {@code bench.records} (2,000,000), {@code bench.partitions} (8), {@code
+ * bench.repeats} (2), {@code bench.encodings} (avro,json,json-floe: json-floe reads the JSON load
+ * with Floe's JSON converter, for every contender), {@code bench.contenders}
+ * (floe1,apache1,floe4,noop1: sink and tasks.max, in the order of the first round; later rounds
+ * rotate it), {@code bench.worker.heap} (1g), {@code bench.memory.records} (500,000), {@code
+ * bench.trickle.seconds} (60), {@code bench.trickle.rate} (300 records/s), {@code bench.jfr}
+ * (record Floe's runs).
  */
 @Tag("bench")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -75,7 +79,7 @@ class BenchmarkIT {
   private LoadGenerator generator;
   private final List<RunResult> results = new ArrayList<>();
   private final List<String> latencies = new ArrayList<>();
-  private final List<Double> parquetCeiling = new ArrayList<>();
+  private List<WriterThroughput.Way> parquetCeiling;
   private int runs;
 
   @RegisterExtension final Services services = Services.closedAfterAll();
@@ -105,21 +109,30 @@ class BenchmarkIT {
 
   @Test
   void throughputOfEachSinkOnAvroAndJson() {
+    measureParquetWriter();
     List<LoadGenerator.Load> loads = new ArrayList<>();
-    for (String name : System.getProperty("bench.encodings", "avro,json").split(",")) {
-      Encoding encoding = Encoding.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
-      String topic = "load-" + encoding.label();
+    Map<Encoding, LoadGenerator.Load> filled = new java.util.EnumMap<>(Encoding.class);
+    for (String name : System.getProperty("bench.encodings", "avro,json,json-floe").split(",")) {
+      Encoding encoding = Encoding.of(name);
+      LoadGenerator.Load wire = filled.get(encoding.wire());
+      if (wire != null) {
+        // the same bytes read by another converter: one load serves both
+        loads.add(wire.readAs(encoding));
+        continue;
+      }
+      String topic = "load-" + encoding.wire().label();
       broker.createTopic(topic, PARTITIONS);
       long start = System.nanoTime();
-      LoadGenerator.Load load = generator.fill(topic, PARTITIONS, RECORDS, encoding);
+      LoadGenerator.Load load = generator.fill(topic, PARTITIONS, RECORDS, encoding.wire());
       System.out.printf(
           "Loaded %,d %s records (%,.0f MB) into %s in %.1f s%n",
           load.records(),
-          encoding.label(),
+          encoding.wire().label(),
           load.megabytes(),
           topic,
           (System.nanoTime() - start) / 1e9);
-      loads.add(load);
+      filled.put(encoding.wire(), load);
+      loads.add(load.readAs(encoding));
     }
     List<Object[]> lineup = new ArrayList<>();
     for (String entry :
@@ -172,18 +185,38 @@ class BenchmarkIT {
   }
 
   @Test
-  void icebergParquetWriterInProcess() throws Exception {
-    WriterBenchIT.Child child =
-        WriterBenchIT.run(
-            "parquet-ceiling",
-            List.of("-Xmx3g"),
-            WriterThroughput.class,
-            Long.toString(Math.min(RECORDS, 1_000_000)),
-            "3",
-            StackDirs.newServiceDir("parquet-ceiling").toString(),
-            WriterThroughput.RAW_PARQUET);
+  void icebergParquetWriterInProcess() {
+    measureParquetWriter();
+  }
+
+  /**
+   * Iceberg's Parquet writer alone, in a child JVM, on the same rows pre-built, with the settings
+   * Floe's tasks write (zstd level 1) and with the table's defaults (zstd level 3): records/s and
+   * the writing thread's CPU per row, once per benchmark run.
+   */
+  private void measureParquetWriter() {
+    if (parquetCeiling != null) {
+      return;
+    }
+    WriterBenchIT.Child child;
+    try {
+      child =
+          WriterBenchIT.run(
+              "parquet-ceiling",
+              List.of("-Xmx3g"),
+              WriterThroughput.class,
+              Long.toString(Math.min(RECORDS, 1_000_000)),
+              "3",
+              StackDirs.newServiceDir("parquet-ceiling").toString(),
+              WriterThroughput.RAW_PARQUET_AS_FLOE_WRITES + ";" + WriterThroughput.RAW_PARQUET);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
     assertThat(child.exitCode()).as("see the output above").isZero();
-    parquetCeiling.add(WriterThroughput.medianOf(child.output()));
+    parquetCeiling = WriterThroughput.summary(child.output());
   }
 
   private String trickle(Contender contender) {
@@ -304,6 +337,8 @@ class BenchmarkIT {
           contender.writesTables()
               ? () -> TableFacts.totalRecords(catalog, ids)
               : () -> Files.exists(done) ? load.records() : 0;
+      long cpuBefore = gauge.processCpuNanos();
+      Map<Long, WorkerGauge.ThreadCpu> threadsBefore = gauge.threadCpu();
       long start = System.currentTimeMillis();
       gauge.watchDelivered(name, load.records(), start);
       startConnector(
@@ -314,6 +349,11 @@ class BenchmarkIT {
               ? System.currentTimeMillis()
               : Long.parseLong(read(done).split(" ")[0]);
       double seconds = (end - start) / 1000.0;
+      long cpuAfter = gauge.processCpuNanos();
+      long taskNanos = gauge.taskThreadsCpuNanos(name);
+      Map<String, Double> cpuByThreads = WorkerGauge.cpuByGroup(threadsBefore, gauge.threadCpu());
+      double workerCpu = cpuAfter < 0 ? Double.NaN : (cpuAfter - cpuBefore) / 1e9;
+      double taskCpu = taskNanos < 0 ? Double.NaN : taskNanos / 1e9;
       long rss = gauge.peakRssBytes();
       long heapPeak = gauge.peakHeapBytes();
       if (outcome.equals("ok") || worker.rest().isServing()) {
@@ -336,6 +376,9 @@ class BenchmarkIT {
           rss,
           heapPeak,
           heap,
+          workerCpu,
+          taskCpu,
+          cpuByThreads,
           facts,
           outcome);
     }

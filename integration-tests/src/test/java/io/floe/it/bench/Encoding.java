@@ -13,11 +13,13 @@ import org.apache.kafka.connect.storage.Converter;
 /**
  * How the benchmark's records are written to Kafka, and the {@code value.converter} settings every
  * contender reads them with: Avro in the Confluent wire format through Floe's converter and the
- * schema registry, or JSON with the schema in every record.
+ * schema registry, or JSON with the schema in every record, read by Connect's JSON converter or by
+ * Floe's (the same wire format, so both read one load).
  */
 enum Encoding {
   AVRO("avro"),
-  JSON("json");
+  JSON("json"),
+  JSON_FLOE("json-floe");
 
   private final String label;
 
@@ -29,6 +31,21 @@ enum Encoding {
     return label;
   }
 
+  /** The encoding whose load this one reads: the same bytes on the topic. */
+  Encoding wire() {
+    return this == JSON_FLOE ? JSON : this;
+  }
+
+  /** How the label is written in {@code bench.encodings}. */
+  static Encoding of(String label) {
+    for (Encoding encoding : values()) {
+      if (encoding.label.equals(label.trim())) {
+        return encoding;
+      }
+    }
+    throw new IllegalArgumentException("No encoding " + label);
+  }
+
   /**
    * The connector settings of the value converter; the Avro one uses the registry at {@code url}.
    */
@@ -38,7 +55,11 @@ enum Encoding {
       settings.put("value.converter", AvroConverter.class.getName());
       settings.put("value.converter.schema.registry.url", registryUrl);
     } else {
-      settings.put("value.converter", JsonConverter.class.getName());
+      settings.put(
+          "value.converter",
+          this == JSON_FLOE
+              ? io.floe.connect.json.JsonConverter.class.getName()
+              : JsonConverter.class.getName());
       settings.put("value.converter.schemas.enable", "true");
     }
     return settings;
@@ -46,6 +67,9 @@ enum Encoding {
 
   /** A converter that writes what {@link #converterSettings} reads. */
   Converter producerConverter(String registryUrl) {
+    if (this != wire()) {
+      return wire().producerConverter(registryUrl);
+    }
     Converter converter = this == AVRO ? new AvroConverter() : new JsonConverter();
     Map<String, String> settings = new LinkedHashMap<>();
     converterSettings(registryUrl)

@@ -29,6 +29,11 @@ final class LoadGenerator implements AutoCloseable {
     double megabytes() {
       return bytes / 1e6;
     }
+
+    /** The same records read with {@code other}'s converter (an encoding of the same wire). */
+    Load readAs(Encoding other) {
+      return new Load(topic, other, records, partitions, bytes);
+    }
   }
 
   private final KafkaProducer<byte[], byte[]> producer;

@@ -6,14 +6,21 @@ package io.floe.it.bench;
 
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -22,14 +29,17 @@ import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 /**
- * The memory of a worker JVM during a run: its heap in use, sampled every 250 ms through the JVM's
- * local management agent (attached by pid), and its peak resident set ({@code VmHWM} of {@code
- * /proc/<pid>/status}).
+ * The memory and CPU of a worker JVM during a run: its heap in use, sampled every 250 ms through
+ * the JVM's local management agent (attached by pid), its peak resident set ({@code VmHWM} of
+ * {@code /proc/<pid>/status}), the CPU time of the whole process and of the connector's task
+ * threads.
  */
 final class WorkerGauge implements AutoCloseable {
   private final long pid;
   private final JMXConnector jmx;
   private final MemoryMXBean memory;
+  private final com.sun.management.OperatingSystemMXBean system;
+  private final ThreadMXBean threads;
   private final ScheduledExecutorService sampler =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -59,6 +69,16 @@ final class WorkerGauge implements AutoCloseable {
               jmx.getMBeanServerConnection(),
               ManagementFactory.MEMORY_MXBEAN_NAME,
               MemoryMXBean.class);
+      system =
+          ManagementFactory.newPlatformMXBeanProxy(
+              jmx.getMBeanServerConnection(),
+              ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
+              com.sun.management.OperatingSystemMXBean.class);
+      threads =
+          ManagementFactory.newPlatformMXBeanProxy(
+              jmx.getMBeanServerConnection(),
+              ManagementFactory.THREAD_MXBEAN_NAME,
+              ThreadMXBean.class);
     } catch (Exception e) {
       throw new IllegalStateException("Cannot attach to worker pid " + pid, e);
     }
@@ -109,6 +129,98 @@ final class WorkerGauge implements AutoCloseable {
   double deliveredSeconds() {
     long delivered = deliveredMillis;
     return delivered < 0 ? Double.NaN : (delivered - startMillis) / 1000.0;
+  }
+
+  /**
+   * The CPU time of the whole worker process so far (every thread, the JIT and GC), in ns; -1 once
+   * it is gone.
+   */
+  long processCpuNanos() {
+    try {
+      return system.getProcessCpuTime();
+    } catch (RuntimeException e) {
+      return -1; // the worker is gone
+    }
+  }
+
+  /**
+   * The CPU time of {@code connector}'s task threads so far ({@code task-thread-<connector>-<n>}:
+   * Connect's consumer, the converter and the sink's {@code put} run on them), in ns, or -1 once
+   * the worker is gone; read it before the connector is deleted.
+   */
+  long taskThreadsCpuNanos(String connector) {
+    String prefix = "task-thread-" + connector + "-";
+    long total = 0;
+    try {
+      for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+        if (info != null && info.getThreadName().startsWith(prefix)) {
+          total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+        }
+      }
+    } catch (RuntimeException e) {
+      return -1; // the worker is gone
+    }
+    return total;
+  }
+
+  /**
+   * The CPU time of each of the worker's threads so far, in ns by thread id, with its name as the
+   * kernel knows it ({@code /proc/<pid>/task/<tid>/stat}: the GC and JIT compiler threads too,
+   * names cut at 15 characters); empty once the worker is gone.
+   */
+  Map<Long, ThreadCpu> threadCpu() {
+    Map<Long, ThreadCpu> cpu = new HashMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : tasks.toList()) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (IOException e) {
+          continue; // the thread ended
+        }
+        // pid (comm) state ... utime stime are fields 14 and 15; comm may hold spaces
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        String[] rest = stat.substring(close + 2).split(" ");
+        long ticks = Long.parseLong(rest[11]) + Long.parseLong(rest[12]);
+        cpu.put(
+            Long.parseLong(task.getFileName().toString()),
+            new ThreadCpu(stat.substring(open + 1, close), ticks * 1_000_000_000L / TICKS));
+      }
+    } catch (IOException | UncheckedIOException e) {
+      return Map.of();
+    }
+    return cpu;
+  }
+
+  /** A thread's kernel name and CPU time in ns. */
+  record ThreadCpu(String name, long nanos) {}
+
+  /** Clock ticks a second of {@code /proc}'s CPU times (USER_HZ: 100 on Linux). */
+  private static final long TICKS = 100;
+
+  /**
+   * The CPU used between two {@link #threadCpu} readings, in seconds by group of threads: their
+   * names without digits (so {@code GC Thread#0} and {@code GC Thread#1} are one group), the
+   * largest first.
+   */
+  static Map<String, Double> cpuByGroup(Map<Long, ThreadCpu> before, Map<Long, ThreadCpu> after) {
+    Map<String, Double> groups = new HashMap<>();
+    after.forEach(
+        (tid, thread) -> {
+          ThreadCpu earlier = before.get(tid);
+          long used =
+              thread.nanos()
+                  - (earlier != null && earlier.name().equals(thread.name()) ? earlier.nanos() : 0);
+          if (used > 0) {
+            groups.merge(thread.name().replaceAll("[0-9]+", "#"), used / 1e9, Double::sum);
+          }
+        });
+    Map<String, Double> sorted = new LinkedHashMap<>();
+    groups.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+    return sorted;
   }
 
   /** The largest heap in use seen so far, in bytes. */

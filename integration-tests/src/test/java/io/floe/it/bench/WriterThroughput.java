@@ -7,8 +7,11 @@ package io.floe.it.bench;
 import static io.floe.it.bench.BenchRows.SCHEMA;
 import static io.floe.it.bench.BenchRows.T0;
 
+import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.contract.Contract;
 import io.floe.connect.contract.ContractChecker;
+import io.floe.connect.write.SinkWriter;
+import io.floe.connect.write.TableFiles;
 import io.floe.connect.write.TableWriter;
 import io.floe.connect.write.WriterPool;
 import io.floe.connect.write.WriterPoolOptions;
@@ -39,11 +42,14 @@ import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * Writes the same pre-built rows into a day-partitioned table on local disk in several ways, a
@@ -62,6 +68,19 @@ final class WriterThroughput {
 
   /** The way that is Iceberg's Parquet writer alone: the in-process ceiling. */
   static final String RAW_PARQUET = "Iceberg Parquet DataWriter per day";
+
+  /** The raw writer with the compression Floe's tasks write with (zstd level 1). */
+  static final String RAW_PARQUET_AS_FLOE_WRITES = RAW_PARQUET + ", zstd level 1";
+
+  /**
+   * Floe's whole write path in process: Connect records (the rows as the converter hands them over,
+   * pre-built) in batches of 500, routed, converted, their offsets tracked and written by a {@link
+   * SinkWriter} as a task builds it, then handed over.
+   */
+  static final String SINK_WRITER = "Floe SinkWriter from Connect records";
+
+  /** One way's figures in the summary: median rows/s and the writing thread's CPU µs per row. */
+  record Way(String name, double rowsPerSecond, double cpuMicrosPerRow) {}
 
   /** Called once the last row is written, before the files are closed; not timed. */
   static final class Probe {
@@ -90,6 +109,8 @@ final class WriterThroughput {
     List<Record> rows = BenchRows.rows(rowCount, 42);
     Map<String, Variant> variants = new LinkedHashMap<>();
     variants.put(RAW_PARQUET, WriterThroughput::rawParquet);
+    parquetSetting(
+        variants, RAW_PARQUET_AS_FLOE_WRITES, Map.of("write.parquet.compression-level", "1"));
     variants.put("Iceberg FanoutDataWriter", WriterThroughput::icebergFanout);
     WriterPoolOptions defaults = WriterPoolOptions.defaults();
     WriterPoolOptions large = new WriterPoolOptions(512L << 20, defaults.maxOpenFiles());
@@ -98,6 +119,7 @@ final class WriterThroughput {
         "Floe TableWriter, 1 source partition, 10-rule contract",
         (t, r, p) -> floeWithContract(t, r, p, defaults));
     variants.put("Floe TableWriter, 4 source partitions", (t, r, p) -> floe(t, r, p, 4, defaults));
+    variants.put(SINK_WRITER, WriterThroughput::sinkWriter);
     variants.put("Floe, 4 source partitions, 512 MiB budget", (t, r, p) -> floe(t, r, p, 4, large));
     variants.put(
         "Floe, 4 source partitions, shared files",
@@ -168,7 +190,7 @@ final class WriterThroughput {
   private static void parquetSetting(
       Map<String, Variant> variants, String name, Map<String, String> properties) {
     variants.put(
-        RAW_PARQUET + " (" + name + ")",
+        name.startsWith(RAW_PARQUET) ? name : RAW_PARQUET + " (" + name + ")",
         (table, rows, probe) -> {
           var update = table.updateProperties();
           properties.forEach(update::set);
@@ -177,14 +199,24 @@ final class WriterThroughput {
         });
   }
 
-  /** The median rows/s of the first way in the summary that {@link #main} printed. */
-  static double medianOf(String output) {
+  /** Every way of the summary that {@link #main} printed, in its order. */
+  static List<Way> summary(String output) {
     java.util.regex.Matcher matcher =
-        java.util.regex.Pattern.compile("median +([0-9,]+) rows/s").matcher(output);
-    if (!matcher.find()) {
-      throw new IllegalStateException("No median in the writer benchmark's output");
+        java.util.regex.Pattern.compile(
+                "(?m)^  (\\S.*?) +median +([0-9,]+) rows/s .* CPU ([0-9.]+) \\S+/row")
+            .matcher(output.substring(output.indexOf("WriterBench: ")));
+    List<Way> ways = new ArrayList<>();
+    while (matcher.find()) {
+      ways.add(
+          new Way(
+              matcher.group(1),
+              Double.parseDouble(matcher.group(2).replace(",", "")),
+              Double.parseDouble(matcher.group(3))));
     }
-    return Double.parseDouble(matcher.group(1).replace(",", ""));
+    if (ways.isEmpty()) {
+      throw new IllegalStateException("No summary in the writer benchmark's output");
+    }
+    return ways;
   }
 
   private static double best(double[] values) {
@@ -207,11 +239,13 @@ final class WriterThroughput {
     long baseline = BenchRows.liveHeap(HEAP);
     HEAP.forEach(MemoryPoolMXBean::resetPeakUsage);
     Probe probe = new Probe();
+    long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
     long start = System.nanoTime();
     List<DataFile> files = variant.write(table, rows, probe);
     double seconds = (System.nanoTime() - start - probe.pausedNanos) / 1e9;
     long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
+    long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
     long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
     long written = files.stream().mapToLong(DataFile::recordCount).sum();
     if (written != rows.size()) {
@@ -220,7 +254,7 @@ final class WriterThroughput {
     double rate = rows.size() / seconds;
     System.out.printf(
         "%-46s %,9.0f rows/s %5.1f MB/s %3d files %5.1f B/row in files %,5d B/row allocated;"
-            + " writers hold %,4d MiB, peak heap %,5d MiB%s%n",
+            + " writers hold %,4d MiB, peak heap %,5d MiB, JIT %,d ms%s%n",
         name,
         rate,
         bytes / 1e6 / seconds,
@@ -229,6 +263,7 @@ final class WriterThroughput {
         allocated / rows.size(),
         Math.max(0, probe.liveBytes - baseline) >> 20,
         BenchRows.peakHeap(HEAP) >> 20,
+        jitMillis,
         probe.note);
     deleteRecursively(location);
     return rate;
@@ -295,6 +330,65 @@ final class WriterThroughput {
               pool.stats().bufferedBytesEstimate() >> 20, pool.stats().filesClosedForMemory()));
       List<DataFile> files = new ArrayList<>();
       pool.complete().forEach(w -> files.addAll(w.dataFiles()));
+      return files;
+    }
+  }
+
+  private static List<SinkRecord> sinkRecords;
+
+  /** The rows as Connect records of 4 source partitions, runs of 500; built once, not timed. */
+  private static synchronized List<SinkRecord> sinkRecords(List<Record> rows) {
+    if (sinkRecords == null || sinkRecords.size() != rows.size()) {
+      List<SinkRecord> records = new ArrayList<>(rows.size());
+      long offset = 0;
+      for (Record row : rows) {
+        records.add(
+            new SinkRecord(
+                "orders",
+                (int) (offset / RUN_LENGTH % 4),
+                null,
+                null,
+                BenchEvents.ORDER,
+                BenchEvents.toStruct(row),
+                offset,
+                T0 + offset,
+                TimestampType.CREATE_TIME));
+        offset++;
+      }
+      sinkRecords = records;
+    }
+    return sinkRecords;
+  }
+
+  private static List<DataFile> sinkWriter(Table table, List<Record> rows, Probe probe) {
+    List<SinkRecord> records = sinkRecords(rows);
+    HadoopCatalog catalog = new HadoopCatalog(new Configuration(), table.location() + "/catalog");
+    TableIdentifier id = TableIdentifier.of("bench", "orders");
+    catalog.createTable(id, table.schema(), table.spec());
+    // the catalog is handed to the writer; the type only makes the config complete
+    FloeSinkConfig config =
+        new FloeSinkConfig(Map.of("iceberg.tables", id.toString(), "iceberg.catalog.type", "rest"));
+    SinkWriter.RecordOutcomes outcomes =
+        new SinkWriter.RecordOutcomes() {
+          @Override
+          public void tombstone(SinkRecord record) {
+            throw new IllegalStateException("a tombstone at " + record.kafkaOffset());
+          }
+
+          @Override
+          public void failed(SinkRecord record, String name, RuntimeException cause) {
+            throw new IllegalStateException("refused " + record.kafkaOffset(), cause);
+          }
+        };
+    try (SinkWriter writer = SinkWriter.forTask(config, catalog, outcomes)) {
+      for (int from = 0; from < records.size(); from += RUN_LENGTH) {
+        writer.write(records.subList(from, Math.min(records.size(), from + RUN_LENGTH)));
+      }
+      probe.beforeClose("");
+      List<DataFile> files = new ArrayList<>();
+      for (TableFiles handed : writer.handOver().tables()) {
+        files.addAll(handed.files().dataFiles());
+      }
       return files;
     }
   }
