@@ -155,7 +155,8 @@ final class UpsertBench {
     long preload = rows("memory.preload", 2_000_000);
     long fileRows = rows("file-rows", 500_000);
     double fraction = Double.parseDouble(property("memory.fraction", "0.5"));
-    HeapGauge gauge = new HeapGauge();
+    // every this many ms during a commit a full collection samples its live data (0: never)
+    HeapGauge gauge = new HeapGauge(Long.parseLong(property("memory.probe-ms", "0")));
     for (ChangeLoad.KeyKind kind : keyKinds("memory", "sequential,uuid")) {
       try (UpsertRig rig = rig(kind, UpsertRig.Mode.UPSERT, 3)) {
         rig.preload(preload, fileRows);

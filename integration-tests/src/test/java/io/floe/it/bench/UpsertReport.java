@@ -222,8 +222,8 @@ final class UpsertReport {
     out.append(
         "| keys | changes in the cycle | table rows | commit s | live before MiB | max after a GC"
             + " during the commit MiB (+ over before) | GCs | sum of pool peaks MiB | allocated"
-            + " MiB | live after MiB |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            + " MiB | live after MiB | most live at a forced full GC MiB (+ over before) |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     memory.forEach(row -> out.append(memoryLine(row)).append('\n'));
     return out.toString();
   }
@@ -232,7 +232,7 @@ final class UpsertReport {
     HeapGauge.Reading heap = row.cycle().heap();
     return String.format(
         Locale.ROOT,
-        "| %s | %,d | %,d | %.2f | %.0f | %s | %d | %.0f | %.0f | %.0f |",
+        "| %s | %,d | %,d | %.2f | %.0f | %s | %d | %.0f | %.0f | %.0f | %s |",
         row.kind().label,
         row.changes(),
         row.rows(),
@@ -248,7 +248,14 @@ final class UpsertReport {
         heap.collections(),
         heap.poolPeaks() / MIB,
         heap.allocated() / MIB,
-        heap.after() / MIB);
+        heap.after() / MIB,
+        heap.maxLive() < 0
+            ? "-"
+            : String.format(
+                Locale.ROOT,
+                "%.0f (+%.0f)",
+                heap.maxLive() / MIB,
+                (heap.maxLive() - heap.before()) / MIB));
   }
 
   /** The machine and versions the figures were taken on. */
