@@ -16,8 +16,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -29,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * Loads tables, and creates missing ones when {@code iceberg.tables.auto-create-enabled} is on:
  * with the table's partition spec, identifier fields ({@code id-columns}) and {@code
  * auto-create-props.*} (format version 2, or 3 for a table in upsert mode, unless they set one), in
- * a namespace created when missing. Tasks creating the same table at once converge: the loser of
- * the race loads the winner's table.
+ * a namespace created when missing ({@link Namespaces}). Tasks creating the same table at once
+ * converge: the loser of the race loads the winner's table.
  */
 public final class TableProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TableProvider.class);
@@ -120,7 +118,7 @@ public final class TableProvider {
         TableProperties.FORMAT_VERSION,
         tableConfig.upsert().isPresent() ? UPSERT_FORMAT_VERSION : DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
-    createNamespaceIfMissing(id.namespace());
+    Namespaces.createMissing(catalog, id.namespace());
     try {
       Table created =
           catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create();
@@ -138,25 +136,6 @@ public final class TableProvider {
         return catalog.loadTable(id);
       }
       throw e;
-    }
-  }
-
-  private void createNamespaceIfMissing(Namespace namespace) {
-    if (namespace.isEmpty() || !(catalog instanceof SupportsNamespaces namespaces)) {
-      return;
-    }
-    if (namespaces.namespaceExists(namespace)) {
-      return;
-    }
-    try {
-      namespaces.createNamespace(namespace);
-      LOG.info("Created namespace {}", namespace);
-    } catch (RuntimeException e) {
-      // created concurrently by another task (AlreadyExistsException, or a unique-key failure
-      // from a JDBC catalog): what we wanted; anything else is real
-      if (!(e instanceof AlreadyExistsException) && !namespaces.namespaceExists(namespace)) {
-        throw e;
-      }
     }
   }
 }
