@@ -19,6 +19,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,12 @@ public final class TableProvider {
    * otherwise: the version with deletion vectors.
    */
   static final String UPSERT_FORMAT_VERSION = "3";
+
+  /**
+   * How many times a table is created whose metadata is gone when read back after its creation (see
+   * {@link #create}).
+   */
+  private static final int MAX_CREATIONS = 3;
 
   private final Catalog catalog;
   private final FloeSinkConfig config;
@@ -94,6 +101,13 @@ public final class TableProvider {
     return create(TableIdentifier.parse(table), schema, config.tableConfig(table), idColumns);
   }
 
+  /**
+   * Creates the table in its namespace, created first when missing, and reads it back from the
+   * catalog: a creation of the namespace failing at the same moment in another worker can take the
+   * new table's metadata with it (a Hive Metastore deletes the folder of a database whose creation
+   * lost a race, recursively), leaving the table registered and unreadable. Such a table, created
+   * by this call and holding nothing yet, is unregistered (its files kept) and created again.
+   */
   private Table create(
       TableIdentifier id, Schema recordSchema, TableConfig tableConfig, List<String> idColumns) {
     Schema schema = IdentifierColumns.on(id.toString(), recordSchema, idColumns);
@@ -119,21 +133,46 @@ public final class TableProvider {
         tableConfig.upsert().isPresent() ? UPSERT_FORMAT_VERSION : DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
     Namespaces.createMissing(catalog, id.namespace());
-    try {
-      Table created =
-          catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create();
+    for (int creation = 1; ; creation++) {
+      Optional<Table> created = createOrNone(id, schema, spec, props);
+      if (created.isEmpty()) {
+        LOG.info("Table {} was created concurrently; loading it", id);
+        return catalog.loadTable(id);
+      }
       LOG.info(
           "Created table {} (partitioned by {}, identifier fields {}) with schema {}",
           id,
           tableConfig.partitionBy(),
-          created.schema().identifierFieldNames(),
-          created.schema().asStruct());
-      return created;
+          created.get().schema().identifierFieldNames(),
+          created.get().schema().asStruct());
+      try {
+        return catalog.loadTable(id);
+      } catch (NotFoundException e) {
+        if (creation >= MAX_CREATIONS) {
+          throw e;
+        }
+        LOG.warn(
+            "Table {} lost its metadata just after it was created ({}): the folder of its"
+                + " namespace was deleted, as a Hive Metastore does when a creation of the"
+                + " namespace fails at the same moment. The table holds nothing yet; creating it"
+                + " again.",
+            id,
+            config.secrets().mask(e.getMessage()));
+        catalog.dropTable(id, false);
+      }
+    }
+  }
+
+  /** The table created, or none when it was created concurrently. */
+  private Optional<Table> createOrNone(
+      TableIdentifier id, Schema schema, PartitionSpec spec, Map<String, String> props) {
+    try {
+      return Optional.of(
+          catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create());
     } catch (RuntimeException e) {
       // AlreadyExistsException from most catalogs; some (JDBC) fail on their unique key instead
       if (e instanceof AlreadyExistsException || catalog.tableExists(id)) {
-        LOG.info("Table {} was created concurrently; loading it", id);
-        return catalog.loadTable(id);
+        return Optional.empty();
       }
       throw e;
     }

@@ -97,6 +97,39 @@ class NamespacesTest {
     }
   }
 
+  /**
+   * A catalog on which another worker's creation of the namespace, started when this one's, fails
+   * once this task's table is registered and deletes the namespace's folder, before the table is
+   * read again: no lock of this worker keeps the two apart.
+   */
+  private static final class FolderDeletedByAnotherWorker extends JdbcCatalog {
+    private final Path warehouse;
+    private boolean deleted;
+
+    FolderDeletedByAnotherWorker(Path dir) {
+      this.warehouse = dir.resolve("warehouse");
+      setConf(new Configuration());
+      initialize(
+          "hive",
+          Map.of(
+              CatalogProperties.URI,
+              "jdbc:sqlite:" + dir.resolve("metastore.db"),
+              CatalogProperties.WAREHOUSE_LOCATION,
+              warehouse.toString(),
+              "jdbc.schema-version",
+              "V1"));
+    }
+
+    @Override
+    public Table loadTable(TableIdentifier id) {
+      if (!deleted && namespaceExists(id.namespace()) && listTables(id.namespace()).contains(id)) {
+        deleted = true;
+        deleteRecursively(warehouse.resolve(id.namespace().level(0)));
+      }
+      return super.loadTable(id);
+    }
+  }
+
   private FloeSinkConfig config() {
     Map<String, String> props = new HashMap<>();
     props.put("iceberg.tables", TABLE.toString());
@@ -135,6 +168,19 @@ class NamespacesTest {
       for (HiveLikeCatalog catalog : catalogs) {
         catalog.close();
       }
+    }
+  }
+
+  @Test
+  void aTableWhoseNamespaceFolderAnotherWorkerDeletedIsCreatedAgain() throws IOException {
+    try (FolderDeletedByAnotherWorker catalog = new FolderDeletedByAnotherWorker(dir)) {
+      new TableProvider(catalog, config()).loadOrCreate(TABLE.toString(), SCHEMA);
+
+      Table table = catalog.loadTable(TABLE);
+      assertThat(catalog.deleted).isTrue();
+      assertThat(table.schema().asStruct()).isEqualTo(SCHEMA.asStruct());
+      String metadata = ((HasTableOperations) table).operations().current().metadataFileLocation();
+      assertThat(Path.of(metadata.replaceFirst("^file:", ""))).exists();
     }
   }
 
