@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -42,6 +41,25 @@ class NamespacesTest {
 
   @TempDir Path dir;
 
+  /** A JDBC catalog on SQLite ({@code catalog.db} in {@code dir}), its warehouse a local folder. */
+  private static class LocalCatalog extends JdbcCatalog {
+    final Path warehouse;
+
+    LocalCatalog(Path dir) {
+      this.warehouse = dir.resolve("warehouse");
+      setConf(new Configuration());
+      initialize(
+          "hive",
+          Map.of(
+              CatalogProperties.URI,
+              "jdbc:sqlite:" + dir.resolve("catalog.db"),
+              CatalogProperties.WAREHOUSE_LOCATION,
+              warehouse.toString(),
+              "jdbc.schema-version",
+              "V1"));
+    }
+  }
+
   /**
    * What two creations of one database overlapping do to a Hive Metastore 2.3 ({@code
    * HiveMetaStore.create_database_core}): each finds the database missing and its folder absent,
@@ -49,23 +67,12 @@ class NamespacesTest {
    * key, and its rollback deletes the folder it "made", recursively. Here the rollback lands once
    * the winner's table is registered, the order met on a real metastore.
    */
-  private static final class HiveLikeCatalog extends JdbcCatalog {
-    private final Path warehouse;
+  private static final class HiveLikeCatalog extends LocalCatalog {
     private final CountDownLatch checkedFolder;
 
     HiveLikeCatalog(Path dir, CountDownLatch checkedFolder) {
-      this.warehouse = dir.resolve("warehouse");
+      super(dir);
       this.checkedFolder = checkedFolder;
-      setConf(new Configuration());
-      initialize(
-          "hive",
-          Map.of(
-              CatalogProperties.URI,
-              "jdbc:sqlite:" + dir.resolve("metastore.db"),
-              CatalogProperties.WAREHOUSE_LOCATION,
-              warehouse.toString(),
-              "jdbc.schema-version",
-              "V1"));
     }
 
     @Override
@@ -102,22 +109,11 @@ class NamespacesTest {
    * once this task's table is registered and deletes the namespace's folder, before the table is
    * read again: no lock of this worker keeps the two apart.
    */
-  private static final class FolderDeletedByAnotherWorker extends JdbcCatalog {
-    private final Path warehouse;
+  private static final class FolderDeletedByAnotherWorker extends LocalCatalog {
     private boolean deleted;
 
     FolderDeletedByAnotherWorker(Path dir) {
-      this.warehouse = dir.resolve("warehouse");
-      setConf(new Configuration());
-      initialize(
-          "hive",
-          Map.of(
-              CatalogProperties.URI,
-              "jdbc:sqlite:" + dir.resolve("metastore.db"),
-              CatalogProperties.WAREHOUSE_LOCATION,
-              warehouse.toString(),
-              "jdbc.schema-version",
-              "V1"));
+      super(dir);
     }
 
     @Override
@@ -131,14 +127,7 @@ class NamespacesTest {
   }
 
   private FloeSinkConfig config() {
-    Map<String, String> props = new HashMap<>();
-    props.put("iceberg.tables", TABLE.toString());
-    props.put("iceberg.tables.auto-create-enabled", "true");
-    props.put("iceberg.catalog.type", "jdbc");
-    props.put("iceberg.catalog.uri", "jdbc:sqlite:" + dir.resolve("metastore.db"));
-    props.put("iceberg.catalog.jdbc.schema-version", "V1");
-    props.put("iceberg.catalog.warehouse", dir.resolve("warehouse").toString());
-    return new FloeSinkConfig(props);
+    return TableProviderTest.config(dir, Map.of("iceberg.tables.auto-create-enabled", "true"));
   }
 
   @Test
@@ -187,24 +176,13 @@ class NamespacesTest {
   @Test
   void aNamespaceCreatedBetweenTheCheckAndTheCreateIsCreated() throws IOException {
     try (JdbcCatalog catalog =
-        new JdbcCatalog() {
+        new LocalCatalog(dir) {
           @Override
           public void createNamespace(Namespace namespace, Map<String, String> metadata) {
             super.createNamespace(namespace, metadata); // another task, just before this one
             super.createNamespace(namespace, metadata);
           }
         }) {
-      catalog.setConf(new Configuration());
-      catalog.initialize(
-          "jdbc",
-          Map.of(
-              CatalogProperties.URI,
-              "jdbc:sqlite:" + dir.resolve("catalog.db"),
-              CatalogProperties.WAREHOUSE_LOCATION,
-              dir.resolve("warehouse").toString(),
-              "jdbc.schema-version",
-              "V1"));
-
       Namespaces.createMissing(catalog, Namespace.of("db"));
 
       assertThat(catalog.namespaceExists(Namespace.of("db"))).isTrue();
