@@ -4,6 +4,7 @@
  */
 package io.floe.connect;
 
+import io.floe.connect.catalog.Namespaces;
 import io.floe.connect.config.ClearTextSecrets;
 import io.floe.connect.config.ConfigValidation;
 import io.floe.connect.config.ConnectKeys;
@@ -64,6 +65,8 @@ public class IcebergSinkConnector extends SinkConnector {
     ClearTextSecrets credentials = ClearTextSecrets.of(props, worker);
     credentials.warning().ifPresent(LOG::warn);
     credentials.note().ifPresent(LOG::info);
+    // before any task runs: tasks creating one namespace at once can lose a table's metadata
+    Namespaces.createListed(config);
     this.props = Map.copyOf(props);
     LOG.info(
         "Starting Floe {} sink connector: tables={}, dynamic={}, catalog={}",

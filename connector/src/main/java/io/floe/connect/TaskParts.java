@@ -4,6 +4,7 @@
  */
 package io.floe.connect;
 
+import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.commit.Committer;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.Secrets;
@@ -12,8 +13,6 @@ import io.floe.connect.errors.BadRecordPolicy;
 import io.floe.connect.metrics.MetricsRegistry;
 import io.floe.connect.metrics.TaskMetrics;
 import io.floe.connect.write.SinkWriter;
-import java.io.Closeable;
-import java.io.IOException;
 import java.time.Clock;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
@@ -113,18 +112,7 @@ final class TaskParts implements AutoCloseable {
       committer.close();
     } finally {
       metrics.close();
-      closeCatalog(catalog, secrets);
-    }
-  }
-
-  /** Closes {@code catalog}; a failure is logged with {@code secrets} masked (a JDBC URL, say). */
-  static void closeCatalog(Catalog catalog, Secrets secrets) {
-    if (catalog instanceof Closeable closeable) {
-      try {
-        closeable.close();
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Closing catalog '{}' failed: {}", catalog.name(), secrets.describe(e));
-      }
+      CatalogLoader.close(catalog, secrets);
     }
   }
 }

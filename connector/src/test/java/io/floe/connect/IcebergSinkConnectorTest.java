@@ -6,6 +6,8 @@ package io.floe.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.catalog.CatalogLoader;
+import io.floe.connect.catalog.Namespaces;
 import io.floe.connect.config.WorkerFiles;
 import io.floe.connect.config.WorkerKafka;
 import java.io.IOException;
@@ -46,6 +48,30 @@ class IcebergSinkConnectorTest {
       connector.start(props);
       connector.stop();
       return logs.lines();
+    }
+  }
+
+  @Test
+  void aConnectorThatCannotReachItsCatalogStartsAndLeavesTheNamespacesToItsTasks()
+      throws IOException {
+    Map<String, String> props = withCredentials();
+    props.put("iceberg.catalog.uri", "http://127.0.0.1:1");
+    props.put("iceberg.tables.auto-create-enabled", "true");
+    IcebergSinkConnector connector =
+        new IcebergSinkConnector(workerWith("bootstrap.servers=broker:9092\n"));
+    try (LogCapture namespaces = LogCapture.of(Namespaces.class);
+        LogCapture loader = LogCapture.of(CatalogLoader.class)) {
+      connector.start(props);
+
+      assertThat(connector.taskConfigs(2)).hasSize(2);
+      assertThat(namespaces.at("WARN"))
+          .singleElement()
+          .asString()
+          .contains("Could not create the namespaces of the listed tables [db]")
+          .contains("The tasks create the missing ones");
+      assertThat(namespaces.text() + loader.text()).doesNotContain(CANARY);
+    } finally {
+      connector.stop();
     }
   }
 

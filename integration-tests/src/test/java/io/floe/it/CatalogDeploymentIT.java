@@ -150,20 +150,21 @@ class CatalogDeploymentIT {
   }
 
   /**
-   * {@code hive-metastore.json} on a real Hive Metastore: HiveCatalog creates the database and the
-   * table in the metastore and swaps its {@code metadata_location} under the metastore's lock at
-   * each commit. While records flow, the worker is killed with SIGKILL inside a commit, holding the
-   * table's lock, and another started in its place: its commits wait until the metastore times out
-   * the dead worker's lock, and every record is in the table once.
+   * {@code hive-metastore.json} on a real Hive Metastore holding no database yet: the connector
+   * creates the table's database as it starts, its two tasks the table, and HiveCatalog registers
+   * both in the metastore and swaps the table's {@code metadata_location} under the metastore's
+   * lock at each commit. While records flow, the worker is killed with SIGKILL inside a commit,
+   * holding the table's lock, and another started in its place: its commits wait until the
+   * metastore times out the dead worker's lock, and every record is in the table once.
    */
   @Test
   void hiveMetastoreExampleDeliversEveryRecordOnceThroughAWorkerKilledHoldingTheLock()
       throws Exception {
     TableIdentifier table =
         TableIdentifier.parse(ConfigExamples.load("hive-metastore.json").get("iceberg.tables"));
-    // its database exists beforehand, as README asks: two tasks creating it at once on a Hive
-    // Metastore 2.3 may delete the first table's files
-    try (HiveMetastore hive = HiveMetastore.start(table.namespace().toString())) {
+    // no database yet: the connector creates it before its two tasks create the table in it (two
+    // creations of one database at once on a Hive Metastore 2.3 may delete the table's files)
+    try (HiveMetastore hive = HiveMetastore.start()) {
       Map<String, String> config =
           ConfigExamples.withMetadataAndQuickCommits(
               withCatalog("hive-metastore.json", hive.catalogProperties()));
@@ -172,6 +173,7 @@ class CatalogDeploymentIT {
       config.put("iceberg.hadoop.iceberg.hive.lock-heartbeat-interval-ms", "2000");
       config.put("iceberg.hadoop.iceberg.hive.lock-check-max-wait-ms", "1000");
       long markAtKill = hive.logFile().mark();
+      Path firstWorkerLog = worker.log();
       AtomicLong deadLock = new AtomicLong();
       deliversEveryRecordOnceThroughAWorkerKill(
           config,
@@ -181,6 +183,11 @@ class CatalogDeploymentIT {
       hive.awaitLockTimedOut(deadLock.get(), markAtKill, Duration.ZERO);
       Catalog view = metastoreView(hive, table);
 
+      assertThat(Files.readString(firstWorkerLog))
+          .as("the database created by the connector as it started, before its tasks ran")
+          .containsSubsequence(
+              "Created namespace " + table.namespace() + " in catalog", "Created table " + table)
+          .doesNotContain("lost its metadata");
       assertThat(hive.metadataLocation(table.namespace().toString(), table.name()).orElseThrow())
           .as("the table's metadata, in the warehouse the metastore gave its database")
           .startsWith(

@@ -5,6 +5,9 @@
 package io.floe.connect.catalog;
 
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.config.Secrets;
+import java.io.Closeable;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,6 +97,17 @@ public final class CatalogLoader {
             backoff.toMillis());
         pause(backoff);
         backoff = min(backoff.multipliedBy(2), retry.maxBackoff());
+      }
+    }
+  }
+
+  /** Closes {@code catalog}; a failure is logged with {@code secrets} masked (a JDBC URL, say). */
+  public static void close(Catalog catalog, Secrets secrets) {
+    if (catalog instanceof Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Closing catalog '{}' failed: {}", catalog.name(), secrets.describe(e));
       }
     }
   }

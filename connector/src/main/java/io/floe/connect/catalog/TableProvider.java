@@ -16,11 +16,10 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * Loads tables, and creates missing ones when {@code iceberg.tables.auto-create-enabled} is on:
  * with the table's partition spec, identifier fields ({@code id-columns}) and {@code
  * auto-create-props.*} (format version 2, or 3 for a table in upsert mode, unless they set one), in
- * a namespace created when missing. Tasks creating the same table at once converge: the loser of
- * the race loads the winner's table.
+ * a namespace created when missing ({@link Namespaces}). Tasks creating the same table at once
+ * converge: the loser of the race loads the winner's table.
  */
 public final class TableProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TableProvider.class);
@@ -45,6 +44,12 @@ public final class TableProvider {
    * otherwise: the version with deletion vectors.
    */
   static final String UPSERT_FORMAT_VERSION = "3";
+
+  /**
+   * How many times a table is created whose metadata is gone when read back after its creation (see
+   * {@link #create}).
+   */
+  private static final int MAX_CREATIONS = 3;
 
   private final Catalog catalog;
   private final FloeSinkConfig config;
@@ -96,6 +101,13 @@ public final class TableProvider {
     return create(TableIdentifier.parse(table), schema, config.tableConfig(table), idColumns);
   }
 
+  /**
+   * Creates the table in its namespace, created first when missing, and reads it back from the
+   * catalog: a creation of the namespace failing at the same moment in another worker can take the
+   * new table's metadata with it (a Hive Metastore deletes the folder of a database whose creation
+   * lost a race, recursively), leaving the table registered and unreadable. Such a table, created
+   * by this call and holding nothing yet, is unregistered (its files kept) and created again.
+   */
   private Table create(
       TableIdentifier id, Schema recordSchema, TableConfig tableConfig, List<String> idColumns) {
     Schema schema = IdentifierColumns.on(id.toString(), recordSchema, idColumns);
@@ -120,43 +132,49 @@ public final class TableProvider {
         TableProperties.FORMAT_VERSION,
         tableConfig.upsert().isPresent() ? UPSERT_FORMAT_VERSION : DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
-    createNamespaceIfMissing(id.namespace());
-    try {
-      Table created =
-          catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create();
+    Namespaces.createMissing(catalog, id.namespace());
+    for (int creation = 1; ; creation++) {
+      Optional<Table> created = createOrNone(id, schema, spec, props);
+      if (created.isEmpty()) {
+        LOG.info("Table {} was created concurrently; loading it", id);
+        return catalog.loadTable(id);
+      }
       LOG.info(
           "Created table {} (partitioned by {}, identifier fields {}) with schema {}",
           id,
           tableConfig.partitionBy(),
-          created.schema().identifierFieldNames(),
-          created.schema().asStruct());
-      return created;
-    } catch (RuntimeException e) {
-      // AlreadyExistsException from most catalogs; some (JDBC) fail on their unique key instead
-      if (e instanceof AlreadyExistsException || catalog.tableExists(id)) {
-        LOG.info("Table {} was created concurrently; loading it", id);
+          created.get().schema().identifierFieldNames(),
+          created.get().schema().asStruct());
+      try {
         return catalog.loadTable(id);
+      } catch (NotFoundException e) {
+        if (creation >= MAX_CREATIONS) {
+          throw e;
+        }
+        LOG.warn(
+            "Table {} lost its metadata just after it was created ({}): the folder of its"
+                + " namespace was deleted, as a Hive Metastore does when a creation of the"
+                + " namespace fails at the same moment. The table holds nothing yet; creating it"
+                + " again.",
+            id,
+            config.secrets().mask(e.getMessage()));
+        catalog.dropTable(id, false);
       }
-      throw e;
     }
   }
 
-  private void createNamespaceIfMissing(Namespace namespace) {
-    if (namespace.isEmpty() || !(catalog instanceof SupportsNamespaces namespaces)) {
-      return;
-    }
-    if (namespaces.namespaceExists(namespace)) {
-      return;
-    }
+  /** The table created, or none when it was created concurrently. */
+  private Optional<Table> createOrNone(
+      TableIdentifier id, Schema schema, PartitionSpec spec, Map<String, String> props) {
     try {
-      namespaces.createNamespace(namespace);
-      LOG.info("Created namespace {}", namespace);
+      return Optional.of(
+          catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(props).create());
     } catch (RuntimeException e) {
-      // created concurrently by another task (AlreadyExistsException, or a unique-key failure
-      // from a JDBC catalog): what we wanted; anything else is real
-      if (!(e instanceof AlreadyExistsException) && !namespaces.namespaceExists(namespace)) {
-        throw e;
+      // AlreadyExistsException from most catalogs; some (JDBC) fail on their unique key instead
+      if (e instanceof AlreadyExistsException || catalog.tableExists(id)) {
+        return Optional.empty();
       }
+      throw e;
     }
   }
 }

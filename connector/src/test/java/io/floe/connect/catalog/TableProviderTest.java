@@ -38,6 +38,14 @@ class TableProviderTest {
   @TempDir Path dir;
 
   private FloeSinkConfig config(Map<String, String> extra) {
+    return config(dir, extra);
+  }
+
+  /**
+   * A connector writing {@code db.events} through a JDBC catalog on SQLite ({@code catalog.db} in
+   * {@code dir}) with its warehouse in {@code dir/warehouse}, and {@code extra}.
+   */
+  static FloeSinkConfig config(Path dir, Map<String, String> extra) {
     Map<String, String> props = new HashMap<>(extra);
     props.put("iceberg.tables", "db.events");
     props.put("iceberg.catalog.type", "jdbc");

@@ -2,17 +2,18 @@
  * Copyright The Floe Authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.floe.connect;
+package io.floe.connect.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.connect.LogCapture;
 import io.floe.connect.config.Secrets;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.junit.jupiter.api.Test;
 
-class TaskPartsTest {
+class CatalogCloseTest {
   private static final String PASSWORD = "s3cr3t-catalog-password";
 
   /** A catalog whose close fails quoting its JDBC URL, password and all. */
@@ -32,8 +33,8 @@ class TaskPartsTest {
     catalog.initialize("cat", Map.of());
     Secrets secrets = Secrets.of(Map.of("iceberg.catalog.jdbc.password", PASSWORD));
 
-    try (LogCapture logs = LogCapture.of(TaskParts.class)) {
-      TaskParts.closeCatalog(catalog, secrets);
+    try (LogCapture logs = LogCapture.of(CatalogLoader.class)) {
+      CatalogLoader.close(catalog, secrets);
 
       assertThat(logs.at("WARN"))
           .singleElement()
