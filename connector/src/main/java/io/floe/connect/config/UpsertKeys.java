@@ -89,7 +89,7 @@ public record UpsertKeys(
       "iceberg.tables.upsert-key-index-max-memory-mb";
   public static final String UPSERT_KEY_INDEX_MAX_MEMORY_MB_DOC =
       "The most memory, in MiB, that one table's key index may take on the coordinator's worker"
-          + " (about 32 to 64 bytes per key). A table whose index would need more loses it, with a"
+          + " (about 32 to 48 bytes per key). A table whose index would need more loses it, with a"
           + " warning, and its keys are found by the pruned scan until the coordinator restarts;"
           + " a commit never fails for it.";
   public static final int UPSERT_KEY_INDEX_MAX_MEMORY_MB_DEFAULT = 256;

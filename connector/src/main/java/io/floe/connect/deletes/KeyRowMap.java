@@ -14,8 +14,10 @@ import java.util.function.LongPredicate;
  * that hold them, each row a data file's number and a position in it ({@link #row}): an
  * open-addressing table of primitive arrays (linear probing on the probe half, backward-shift
  * removal), so that a key costs 24 bytes of slot plus the table's spare room, with no object per
- * key. A key in one row (the usual case) keeps the row in its slot; a key in several keeps them in
- * a small array of its own.
+ * key. The table is at most three quarters full and grows by half, not double, so its spare room
+ * stays between a quarter and a half of it: about 39 bytes a key on average, where doubling left
+ * 48. A key in one row (the usual case) keeps the row in its slot; a key in several keeps them in a
+ * small array of its own.
  *
  * <p>The table never grows past its byte limit: a growth that would pass it throws {@link Full}.
  */
@@ -110,7 +112,7 @@ final class KeyRowMap {
   boolean add(long hash, long check, long row) {
     int slot = find(hash, check);
     if (hashes[slot] == 0) {
-      if ((size + 1) * 4L > hashes.length * 3L) {
+      if (overfull(size + 1, hashes.length)) {
         grow();
         slot = find(hash, check);
       }
@@ -207,8 +209,8 @@ final class KeyRowMap {
         left++;
       }
     }
-    while (left * 4L > capacity * 3L) {
-      capacity <<= 1;
+    while (overfull(left, capacity)) {
+      capacity = grown(capacity);
     }
     hashes = new long[capacity];
     checks = new long[capacity];
@@ -234,30 +236,47 @@ final class KeyRowMap {
     }
   }
 
+  private static boolean overfull(long keys, int capacity) {
+    return keys * 4L > capacity * 3L;
+  }
+
+  private static int grown(int capacity) {
+    long grown = capacity + (capacity >> 1);
+    if (grown > Integer.MAX_VALUE - 8) {
+      throw new Full(grown * SLOT_BYTES);
+    }
+    return (int) grown;
+  }
+
   private int find(long hash, long check) {
-    int mask = hashes.length - 1;
-    int slot = home(hash, mask);
+    int capacity = hashes.length;
+    int slot = home(hash, capacity);
     while (hashes[slot] != 0 && (hashes[slot] != hash || checks[slot] != check)) {
-      slot = (slot + 1) & mask;
+      slot = next(slot, capacity);
     }
     return slot;
   }
 
-  private static int home(long hash, int mask) {
-    return (int) (hash ^ (hash >>> 32)) & mask;
+  /** The slot a hash starts its probe at: its folded 32 bits scaled to the capacity. */
+  private static int home(long hash, int capacity) {
+    return (int) (((hash ^ (hash >>> 32)) & 0xFFFF_FFFFL) * capacity >>> 32);
+  }
+
+  private static int next(int slot, int capacity) {
+    return slot + 1 == capacity ? 0 : slot + 1;
   }
 
   /** Removes the slot's entry, moving later entries of its probe run back into the gap. */
   private void removeAt(int removed) {
-    int mask = hashes.length - 1;
+    int capacity = hashes.length;
     int gap = removed;
     int slot = gap;
     while (true) {
-      slot = (slot + 1) & mask;
+      slot = next(slot, capacity);
       if (hashes[slot] == 0) {
         break;
       }
-      int home = home(hashes[slot], mask);
+      int home = home(hashes[slot], capacity);
       boolean between = gap <= slot ? gap < home && home <= slot : gap < home || home <= slot;
       if (!between) {
         hashes[gap] = hashes[slot];
@@ -276,14 +295,14 @@ final class KeyRowMap {
     long[] oldHashes = hashes;
     long[] oldChecks = checks;
     long[] oldRows = rows;
-    allocate(oldHashes.length << 1);
-    int mask = hashes.length - 1;
+    allocate(grown(oldHashes.length));
+    int capacity = hashes.length;
     for (int slot = 0; slot < oldHashes.length; slot++) {
       long hash = oldHashes[slot];
       if (hash != 0) {
-        int to = home(hash, mask);
+        int to = home(hash, capacity);
         while (hashes[to] != 0) {
-          to = (to + 1) & mask;
+          to = next(to, capacity);
         }
         hashes[to] = hash;
         checks[to] = oldChecks[slot];
