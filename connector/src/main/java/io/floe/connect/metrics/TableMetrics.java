@@ -56,6 +56,10 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long orphanFilesFound = UNKNOWN;
   private volatile long orphanFilesDeleted;
   private volatile long vectorsRewritten;
+  private volatile boolean volumeBreached;
+  private volatile long volumeBreaches;
+  private volatile boolean freshnessBreached;
+  private volatile long freshnessBreaches;
 
   private final MetricsRegistry registry;
   private final String table;
@@ -90,6 +94,24 @@ public final class TableMetrics implements AutoCloseable {
                 "freshness-lag-ms",
                 "Now minus the event-time watermark, -1 if unknown",
                 this::freshnessLagMs)
+            .add(
+                "volume-objective-breached",
+                "1 while the rows of the table's last commit are outside its contract's rowCount"
+                    + " objective, else 0",
+                () -> volumeBreached ? 1 : 0)
+            .add(
+                "volume-objective-breaches",
+                "Breaches of the contract's rowCount objective that began",
+                () -> volumeBreaches)
+            .add(
+                "freshness-objective-breached",
+                "1 while the table's watermark after its last commit is older than its contract's"
+                    + " latency objective, else 0",
+                () -> freshnessBreached ? 1 : 0)
+            .add(
+                "freshness-objective-breaches",
+                "Breaches of the contract's latency objective that began",
+                () -> freshnessBreaches)
             .add("commits", "Commits of the table", () -> commits)
             .add("records-committed", "Records committed to the table", () -> recordsCommitted)
             .add("commit-failures", "Failed commit attempts of the table", () -> failures)
@@ -228,6 +250,38 @@ public final class TableMetrics implements AutoCloseable {
           .computeIfAbsent(column.column(), name -> new ColumnProfile(registry, table, name))
           .profiled(rows, column);
     }
+  }
+
+  /**
+   * A commit was checked against the contract's volume objective.
+   *
+   * @return whether that began or ended a breach
+   */
+  public synchronized boolean volumeObjective(boolean breached) {
+    if (breached == volumeBreached) {
+      return false;
+    }
+    volumeBreached = breached;
+    if (breached) {
+      volumeBreaches++;
+    }
+    return true;
+  }
+
+  /**
+   * A commit was checked against the contract's freshness objective.
+   *
+   * @return whether that began or ended a breach
+   */
+  public synchronized boolean freshnessObjective(boolean breached) {
+    if (breached == freshnessBreached) {
+      return false;
+    }
+    freshnessBreached = breached;
+    if (breached) {
+      freshnessBreaches++;
+    }
+    return true;
   }
 
   /** A commit found {@code manifests} of its pending manifests already in the table. */

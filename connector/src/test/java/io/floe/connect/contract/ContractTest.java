@@ -149,6 +149,88 @@ class ContractTest {
     assertRefused(ORDERS + "  - name: other\n", "lists 2 objects");
   }
 
+  private static final String OBJECTIVES =
+      """
+      id: readings
+      version: 1.0.0
+      schema:
+        - name: readings
+          quality:
+            - metric: rowCount
+              mustBeGreaterThan: 9
+              mustBeLessOrEqualTo: 5000
+              dimension: completeness
+          properties:
+            - name: id
+              logicalType: integer
+      slaProperties:
+        - property: latency
+          value: 1.5
+          unit: m
+        - property: frequency
+          value: 1
+          unit: d
+      """;
+
+  @Test
+  void readsTheVolumeAndFreshnessObjectives() {
+    Objectives objectives = Contract.parse(OBJECTIVES).objectives();
+    assertThat(objectives.minRows()).hasValue(10);
+    assertThat(objectives.maxRows()).hasValue(5000);
+    assertThat(objectives.latencyMs()).hasValue(90_000);
+    assertThat(objectives.volumeHolds(10)).isTrue();
+    assertThat(objectives.volumeHolds(9)).isFalse();
+    assertThat(objectives.volumeHolds(5001)).isFalse();
+    assertThat(Contract.parse(OBJECTIVES).rules())
+        .endsWith("table rows per commit between 10 and 5000", "table latency at most 90000 ms");
+
+    Objectives between =
+        Contract.parse(
+                OBJECTIVES
+                    .replace("metric: rowCount", "rule: rowCount")
+                    .replace("mustBeGreaterThan: 9\n", "mustBeBetween: [0, 20]\n")
+                    .replace("mustBeLessOrEqualTo: 5000", "description: none"))
+            .objectives();
+    assertThat(between.minRows()).isEmpty();
+    assertThat(between.maxRows()).hasValue(20);
+    assertThat(Contract.parse(ORDERS).objectives()).isEqualTo(Objectives.NONE);
+  }
+
+  @Test
+  void refusesObjectivesItCannotCheckSayingWhatToFix() {
+    assertRefused(
+        OBJECTIVES.replace("metric: rowCount", "metric: nullValues"),
+        "quality rule nullValues, which Floe does not enforce yet");
+    assertRefused(OBJECTIVES.replace("metric: rowCount", "type: sql"), "quality rule of type sql");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustBeGreaterThan: 6000"),
+        "allows no row count (at least 6001 and at most 5000)");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustBeGreaterThan: many"),
+        "mustBeGreaterThan that is not a whole number of rows");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustBeBetween: [1]"),
+        "write mustBeBetween: [lowest, highest]");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustNotBe: 9"),
+        "has mustNotBe, which Floe does not read");
+    assertRefused(
+        OBJECTIVES
+            .replace("mustBeGreaterThan: 9", "unit: rows")
+            .replace("mustBeLessOrEqualTo: 5000", "description: none"),
+        "sets no bound");
+    assertRefused(OBJECTIVES.replace("unit: m", "unit: fortnights"), "unit fortnights");
+    assertRefused(OBJECTIVES.replace("value: 1.5", "value: -1"), "no positive value");
+    assertRefused(
+        OBJECTIVES.replace("unit: m\n", "unit: m\n    element: readings.ts\n"),
+        "Floe measures freshness on the table's event-time watermark");
+    assertRefused(
+        OBJECTIVES.replace(
+            "  - property: frequency",
+            "  - property: latency\n    value: 2\n    unit: h\n  - property: frequency"),
+        "more than one latency");
+  }
+
   private static void assertRefused(String contract, String message) {
     assertThatThrownBy(() -> Contract.read(contract))
         .isInstanceOf(IllegalArgumentException.class)
