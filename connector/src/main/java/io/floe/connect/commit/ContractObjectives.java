@@ -37,47 +37,54 @@ final class ContractObjectives {
     if (objectives.hasVolume()) {
       boolean breached = !objectives.volumeHolds(rows);
       if (metrics.volumeObjective(breached)) {
-        if (breached) {
-          LOG.warn(
-              "Table {} breaches the volume objective of its contract {} ({}): its commit appended"
-                  + " {} rows",
-              table,
-              contract.describe(),
-              objectives.describeVolume(),
-              rows);
-        } else {
-          LOG.info(
-              "Table {} meets the volume objective of its contract {} ({}) again: its commit"
-                  + " appended {} rows",
-              table,
-              contract.describe(),
-              objectives.describeVolume(),
-              rows);
-        }
+        report(
+            table,
+            contract,
+            breached,
+            "volume",
+            objectives.describeVolume(),
+            "its commit appended " + rows + " rows");
       }
     }
     if (objectives.latencyMs().isPresent() && validThroughMs != null) {
       long ageMs = Math.max(0, nowMs - validThroughMs);
       boolean breached = ageMs > objectives.latencyMs().getAsLong();
       if (metrics.freshnessObjective(breached)) {
-        if (breached) {
-          LOG.warn(
-              "Table {} breaches the freshness objective of its contract {} ({}): its newest"
-                  + " committed record is {} ms old",
-              table,
-              contract.describe(),
-              objectives.describeLatency(),
-              ageMs);
-        } else {
-          LOG.info(
-              "Table {} meets the freshness objective of its contract {} ({}) again: its newest"
-                  + " committed record is {} ms old",
-              table,
-              contract.describe(),
-              objectives.describeLatency(),
-              ageMs);
-        }
+        report(
+            table,
+            contract,
+            breached,
+            "freshness",
+            objectives.describeLatency(),
+            "its newest committed record is " + ageMs + " ms old");
       }
+    }
+  }
+
+  /** Logs that a breach of an objective began (WARN) or ended (INFO). */
+  private static void report(
+      String table,
+      Contract contract,
+      boolean breached,
+      String objective,
+      String expected,
+      String measured) {
+    if (breached) {
+      LOG.warn(
+          "Table {} breaches the {} objective of its contract {} ({}): {}",
+          table,
+          objective,
+          contract.describe(),
+          expected,
+          measured);
+    } else {
+      LOG.info(
+          "Table {} meets the {} objective of its contract {} ({}) again: {}",
+          table,
+          objective,
+          contract.describe(),
+          expected,
+          measured);
     }
   }
 }

@@ -56,10 +56,8 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long orphanFilesFound = UNKNOWN;
   private volatile long orphanFilesDeleted;
   private volatile long vectorsRewritten;
-  private volatile boolean volumeBreached;
-  private volatile long volumeBreaches;
-  private volatile boolean freshnessBreached;
-  private volatile long freshnessBreaches;
+  private final Breach volume = new Breach();
+  private final Breach freshness = new Breach();
 
   private final MetricsRegistry registry;
   private final String table;
@@ -98,20 +96,20 @@ public final class TableMetrics implements AutoCloseable {
                 "volume-objective-breached",
                 "1 while the rows of the table's last commit are outside its contract's rowCount"
                     + " objective, else 0",
-                () -> volumeBreached ? 1 : 0)
+                () -> volume.breached ? 1 : 0)
             .add(
                 "volume-objective-breaches",
                 "Breaches of the contract's rowCount objective that began",
-                () -> volumeBreaches)
+                () -> volume.breaches)
             .add(
                 "freshness-objective-breached",
                 "1 while the table's watermark after its last commit is older than its contract's"
                     + " latency objective, else 0",
-                () -> freshnessBreached ? 1 : 0)
+                () -> freshness.breached ? 1 : 0)
             .add(
                 "freshness-objective-breaches",
                 "Breaches of the contract's latency objective that began",
-                () -> freshnessBreaches)
+                () -> freshness.breaches)
             .add("commits", "Commits of the table", () -> commits)
             .add("records-committed", "Records committed to the table", () -> recordsCommitted)
             .add("commit-failures", "Failed commit attempts of the table", () -> failures)
@@ -258,14 +256,7 @@ public final class TableMetrics implements AutoCloseable {
    * @return whether that began or ended a breach
    */
   public synchronized boolean volumeObjective(boolean breached) {
-    if (breached == volumeBreached) {
-      return false;
-    }
-    volumeBreached = breached;
-    if (breached) {
-      volumeBreaches++;
-    }
-    return true;
+    return volume.checked(breached);
   }
 
   /**
@@ -274,14 +265,24 @@ public final class TableMetrics implements AutoCloseable {
    * @return whether that began or ended a breach
    */
   public synchronized boolean freshnessObjective(boolean breached) {
-    if (breached == freshnessBreached) {
-      return false;
+    return freshness.checked(breached);
+  }
+
+  /** Whether an objective is breached, and the breaches of it that began. */
+  private static final class Breach {
+    private volatile boolean breached;
+    private volatile long breaches;
+
+    boolean checked(boolean now) {
+      if (now == breached) {
+        return false;
+      }
+      breached = now;
+      if (now) {
+        breaches++;
+      }
+      return true;
     }
-    freshnessBreached = breached;
-    if (breached) {
-      freshnessBreaches++;
-    }
-    return true;
   }
 
   /** A commit found {@code manifests} of its pending manifests already in the table. */
