@@ -461,10 +461,6 @@ final class ContractParser {
     if (property.has("quality")) {
       throw unsupported("field " + path, "quality");
     }
-    JsonNode unique = property.get("unique");
-    if (unique != null && unique.asBoolean(false)) {
-      throw unsupported("field " + path, "unique");
-    }
     String logicalType = text(property, "logicalType", "field " + path);
     if (logicalType != null && !LOGICAL_TYPES.contains(logicalType)) {
       throw new IllegalArgumentException(
@@ -474,6 +470,25 @@ final class ContractParser {
               + logicalType
               + "': use one of "
               + String.join(", ", LOGICAL_TYPES));
+    }
+    boolean unique = false;
+    JsonNode uniqueNode = property.get("unique");
+    if (uniqueNode != null) {
+      if (!uniqueNode.isBoolean()) {
+        throw new IllegalArgumentException(
+            "field " + path + " has unique: " + uniqueNode + ": write true or false");
+      }
+      unique = uniqueNode.booleanValue();
+      if (unique
+          && logicalType != null
+          && List.of("object", "array", "map").contains(logicalType)) {
+        throw new IllegalArgumentException(
+            "field "
+                + path
+                + " is unique and of logicalType "
+                + logicalType
+                + ": Floe checks the uniqueness of fields of a primitive type only");
+      }
     }
     String physicalType = text(property, "physicalType", "field " + path);
     boolean required = false;
@@ -507,7 +522,8 @@ final class ContractParser {
         options.minLength,
         options.maxLength,
         options.pattern,
-        allowed);
+        allowed,
+        unique);
   }
 
   /** A field named with dots, or nested, sits under a field the contract lets have fields. */

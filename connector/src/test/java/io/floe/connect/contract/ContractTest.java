@@ -143,10 +143,28 @@ class ContractTest {
         ORDERS.replace("- name: customer.tier", "- name: email.tier"),
         "field email.tier is named under email, which the contract makes a string");
     assertRefused(
-        ORDERS.replace("required: true\n        description", "unique: true\n        description"),
-        "unique, which Floe does not enforce yet");
+        ORDERS.replace(
+            "required: true\n        description", "unique: \"true\"\n        description"),
+        "field id has unique: \"true\": write true or false");
+    assertRefused(
+        ORDERS.replace(
+            "logicalType: object\n        properties:\n          - name: country",
+            "logicalType: object\n        unique: true\n        properties:\n"
+                + "          - name: country"),
+        "field customer is unique and of logicalType object");
     assertRefused(ORDERS.replace("minimum: 0", "minimum: 20000"), "minimum above its maximum");
     assertRefused(ORDERS + "  - name: other\n", "lists 2 objects");
+  }
+
+  @Test
+  void aUniqueFieldIsARule() {
+    Contract contract =
+        Contract.parse(
+            ORDERS.replace(
+                "required: true\n        description", "unique: true\n        description"));
+    assertThat(contract.fields().get(0).unique()).isTrue();
+    assertThat(contract.fields().get(1).unique()).isFalse();
+    assertThat(contract.rules()).contains("id unique");
   }
 
   private static final String OBJECTIVES =
