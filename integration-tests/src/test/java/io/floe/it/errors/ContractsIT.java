@@ -47,11 +47,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A table's data contract on the real stack: 1% of a stream breaks a 10-rule contract, one record
- * per rule. Exactly those go to the dead-letter topic, each naming its rule and field and not its
- * value; the table holds exactly the rest; every snapshot carries the contract's hash; the
- * snapshots' profiles add up to what the rows read back hold. The contract's objectives (at least
- * 5000 rows per commit, a latency of 1 ms) cannot be met: each breach is logged once and shown on
- * the table's metrics.
+ * per rule, and one record repeats the unique id of the record before it. Exactly those go to the
+ * dead-letter topic, each naming its rule and field and not its value; the table holds exactly the
+ * rest; every snapshot carries the contract's hash; the snapshots' profiles add up to what the rows
+ * read back hold. The contract's objectives (at least 5000 rows per commit, a latency of 1 ms)
+ * cannot be met: each breach is logged once and shown on the table's metrics.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedStack.Extension.class)
@@ -80,6 +80,7 @@ class ContractsIT {
             - name: id
               logicalType: integer
               required: true
+              unique: true
               logicalTypeOptions: {minimum: 0}
             - name: qty
               logicalType: integer
@@ -104,6 +105,7 @@ class ContractsIT {
 
   static {
     BROKEN.put(50L, new String[] {"required", "id", "\"id\":null"});
+    BROKEN.put(120L, new String[] {"unique", "id", "\"id\":119"});
     BROKEN.put(150L, new String[] {"minimum", "id", "\"id\":-150"});
     BROKEN.put(250L, new String[] {"required", "qty", "\"qty\":null"});
     BROKEN.put(350L, new String[] {"minimum", "qty", "\"qty\":0"});
