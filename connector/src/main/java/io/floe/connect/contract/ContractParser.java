@@ -471,35 +471,17 @@ final class ContractParser {
               + "': use one of "
               + String.join(", ", LOGICAL_TYPES));
     }
-    boolean unique = false;
-    JsonNode uniqueNode = property.get("unique");
-    if (uniqueNode != null) {
-      if (!uniqueNode.isBoolean()) {
-        throw new IllegalArgumentException(
-            "field " + path + " has unique: " + uniqueNode + ": write true or false");
-      }
-      unique = uniqueNode.booleanValue();
-      if (unique
-          && logicalType != null
-          && List.of("object", "array", "map").contains(logicalType)) {
-        throw new IllegalArgumentException(
-            "field "
-                + path
-                + " is unique and of logicalType "
-                + logicalType
-                + ": Floe checks the uniqueness of fields of a primitive type only");
-      }
+    boolean unique = flag(property, "unique", path);
+    if (unique && logicalType != null && List.of("object", "array", "map").contains(logicalType)) {
+      throw new IllegalArgumentException(
+          "field "
+              + path
+              + " is unique and of logicalType "
+              + logicalType
+              + ": Floe checks the uniqueness of fields of a primitive type only");
     }
     String physicalType = text(property, "physicalType", "field " + path);
-    boolean required = false;
-    JsonNode requiredNode = property.get("required");
-    if (requiredNode != null) {
-      if (!requiredNode.isBoolean()) {
-        throw new IllegalArgumentException(
-            "field " + path + " has required: " + requiredNode + ": write true or false");
-      }
-      required = requiredNode.booleanValue();
-    }
+    boolean required = flag(property, "required", path);
     Options options = new Options(path, logicalType);
     JsonNode typeOptions = property.get("logicalTypeOptions");
     if (typeOptions != null) {
@@ -835,6 +817,19 @@ final class ContractParser {
               + ": give it one (the contract's id and version go into every snapshot of the table)");
     }
     return value;
+  }
+
+  /** A property's true/false key, false when absent. */
+  private static boolean flag(JsonNode property, String key, String path) {
+    JsonNode value = property.get(key);
+    if (value == null) {
+      return false;
+    }
+    if (!value.isBoolean()) {
+      throw new IllegalArgumentException(
+          "field " + path + " has " + key + ": " + value + ": write true or false");
+    }
+    return value.booleanValue();
   }
 
   private static String text(JsonNode node, String key, String where) {
