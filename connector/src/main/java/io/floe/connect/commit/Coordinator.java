@@ -534,6 +534,13 @@ public final class Coordinator implements AutoCloseable {
     committer
         .takeProfile(table)
         .ifPresent(profile -> tableMetrics.profiled(profile.rows(), profile.columns()));
+    settings
+        .contracts()
+        .apply(table)
+        .ifPresent(
+            contract ->
+                ContractObjectives.check(
+                    table, contract, tableMetrics, result.records(), validThrough, clock.millis()));
   }
 
   /**

@@ -61,7 +61,8 @@ public record CommitKeys(
   public static final String COMMIT_BUFFER_BYTES_DOC =
       "A worker asks for an early commit cycle when it holds this many bytes of data files not yet"
           + " handed over, counting the changes upsert tables hold in memory (an estimate of their"
-          + " heap); the coordinator then starts the cycle before the interval ends.";
+          + " heap) and the values of unique contract fields it holds; the coordinator then starts"
+          + " the cycle before the interval ends.";
   public static final long COMMIT_BUFFER_BYTES_DEFAULT = 256L * 1024 * 1024;
 
   public static final String COMMIT_RETRY_TIMEOUT_MS = "iceberg.control.commit.retry-timeout-ms";

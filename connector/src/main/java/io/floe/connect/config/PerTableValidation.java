@@ -5,6 +5,7 @@
 package io.floe.connect.config;
 
 import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.FieldRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,9 @@ final class PerTableValidation {
         continue;
       }
       checkValue(values, key, setting, prop.getValue(), dynamic, routeField);
+      if (setting.equals(TableConfig.CONTRACT) && upsert(props, table)) {
+        uniqueOfUpsertTable(values, key, prop.getValue());
+      }
       if (setting.equals(TableConfig.ROUTE_REGEX)) {
         tablesWithRegex.add(table);
       }
@@ -84,6 +88,40 @@ final class PerTableValidation {
                 + ".");
       }
     }
+  }
+
+  private static boolean upsert(Map<String, String> props, String table) {
+    String value = props.get(TableConfig.key(table, TableConfig.UPSERT_MODE_ENABLED));
+    if (value == null) {
+      value = props.get(UpsertKeys.UPSERT_MODE_ENABLED);
+    }
+    return value != null && value.trim().equalsIgnoreCase("true");
+  }
+
+  /**
+   * An upsert table keeps one row per key already: a unique field of its contract would promise
+   * what Floe does not check there.
+   */
+  private static void uniqueOfUpsertTable(
+      Map<String, ConfigValue> values, String key, String value) {
+    Contract contract;
+    try {
+      contract = Contract.read(value);
+    } catch (IllegalArgumentException e) {
+      return; // told on the key already
+    }
+    contract.fields().stream()
+        .filter(FieldRule::unique)
+        .findFirst()
+        .ifPresent(
+            field ->
+                ConfigValidation.error(
+                    values,
+                    key,
+                    "Invalid contract: field "
+                        + field.path()
+                        + " is unique, and the table is in upsert mode, which keeps one row per"
+                        + " key: remove unique (Floe checks it on appending tables only)."));
   }
 
   private static void checkValue(

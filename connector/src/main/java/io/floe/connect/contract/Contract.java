@@ -24,11 +24,18 @@ import java.util.List;
  * @param version the contract's {@code version}
  * @param sha256 the SHA-256 of the contract's text, in hex: what tells two contracts apart
  * @param fields the rules of each field the contract names, in the contract's order
+ * @param objectives what the contract expects of each commit of the table: volume and freshness
  */
-public record Contract(String id, String version, String sha256, List<FieldRule> fields) {
+public record Contract(
+    String id, String version, String sha256, List<FieldRule> fields, Objectives objectives) {
 
   public Contract {
     fields = List.copyOf(fields);
+  }
+
+  /** A contract of rows only, without objectives. */
+  public Contract(String id, String version, String sha256, List<FieldRule> fields) {
+    this(id, version, sha256, fields, Objectives.NONE);
   }
 
   /**
@@ -79,6 +86,7 @@ public record Contract(String id, String version, String sha256, List<FieldRule>
   public List<String> rules() {
     List<String> rules = new ArrayList<>();
     fields.forEach(field -> rules.addAll(field.describe()));
+    rules.addAll(objectives.describe());
     return rules;
   }
 

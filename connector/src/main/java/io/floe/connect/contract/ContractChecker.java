@@ -40,29 +40,45 @@ public final class ContractChecker {
   private final Contract contract;
   private final int schemaId;
   private final FieldCheck[] checks;
+  private final FieldCheck[] uniques;
   private final List<String> problems;
 
   private ContractChecker(
-      String table, Contract contract, int schemaId, FieldCheck[] checks, List<String> problems) {
+      String table,
+      Contract contract,
+      int schemaId,
+      FieldCheck[] checks,
+      FieldCheck[] uniques,
+      List<String> problems) {
     this.table = table;
     this.contract = contract;
     this.schemaId = schemaId;
     this.checks = checks;
+    this.uniques = uniques;
     this.problems = List.copyOf(problems);
   }
 
   /** Compiles {@code contract} for the rows of {@code schema}, table {@code table}'s. */
   public static ContractChecker compile(String table, Contract contract, Schema schema) {
     List<FieldCheck> checks = new ArrayList<>();
+    List<FieldCheck> uniques = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (FieldRule rule : contract.fields()) {
       FieldCheck check = compile(rule, schema.asStruct(), problems);
       if (check != null) {
         checks.add(check);
+        if (rule.unique()) {
+          uniques.add(check);
+        }
       }
     }
     return new ContractChecker(
-        table, contract, schema.schemaId(), checks.toArray(new FieldCheck[0]), problems);
+        table,
+        contract,
+        schema.schemaId(),
+        checks.toArray(new FieldCheck[0]),
+        uniques.toArray(new FieldCheck[0]),
+        problems);
   }
 
   /** The id of the schema this checker reads rows of. */
@@ -95,6 +111,18 @@ public final class ContractChecker {
       if (broken != null) {
         throw new ContractViolation(table, contract, broken, check.path);
       }
+    }
+  }
+
+  /**
+   * Checks that no row written since the last hand-over had the values of the row's unique fields,
+   * and stages them for {@link UniqueKeys#admit}.
+   *
+   * @throws ContractViolation naming the rule unique and the field
+   */
+  public void checkUnique(StructLike row, UniqueKeys keys) {
+    for (FieldCheck unique : uniques) {
+      keys.check(unique.path, unique.read(row));
     }
   }
 

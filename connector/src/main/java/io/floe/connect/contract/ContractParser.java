@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -144,9 +145,8 @@ final class ContractParser {
       throw new IllegalArgumentException(
           "schema[0] has logicalType " + tableType + ": the table's object has logicalType object");
     }
-    if (table.has("quality")) {
-      throw unsupported("schema[0]", "quality");
-    }
+    ObjectiveBounds volume = volume(table.get("quality"));
+    OptionalLong latencyMs = latency(root.get("slaProperties"));
     Map<String, FieldRule> fields = new LinkedHashMap<>();
     JsonNode properties = table.get("properties");
     if (properties == null || !properties.isArray() || properties.isEmpty()) {
@@ -155,7 +155,229 @@ final class ContractParser {
     }
     readProperties(properties, "", fields);
     checkNesting(fields);
-    return new Contract(id, version, sha256, new ArrayList<>(fields.values()));
+    return new Contract(
+        id,
+        version,
+        sha256,
+        new ArrayList<>(fields.values()),
+        new Objectives(volume.min(), volume.max(), latencyMs));
+  }
+
+  private record ObjectiveBounds(OptionalLong min, OptionalLong max) {}
+
+  /** Keys of a quality rule that describe it: read past. */
+  private static final Set<String> QUALITY_DESCRIPTIVE =
+      Set.of(
+          "id",
+          "name",
+          "description",
+          "dimension",
+          "severity",
+          "businessImpact",
+          "tags",
+          "authoritativeDefinitions",
+          "customProperties",
+          "method",
+          "scheduler",
+          "schedule");
+
+  /**
+   * The table's volume objective: its {@code quality} list may hold one {@code rowCount} rule (ODCS
+   * v3.1 {@code metric: rowCount}, or v3.0 {@code rule: rowCount}), which Floe checks on the rows
+   * each commit appends.
+   */
+  private static ObjectiveBounds volume(JsonNode quality) {
+    ObjectiveBounds none = new ObjectiveBounds(OptionalLong.empty(), OptionalLong.empty());
+    if (quality == null || quality.isNull()) {
+      return none;
+    }
+    if (!quality.isArray()) {
+      throw new IllegalArgumentException(
+          "schema[0] has a quality that is not a list: list its rules, e.g. - {metric: rowCount,"
+              + " mustBeBetween: [100, 10000]}");
+    }
+    ObjectiveBounds found = null;
+    for (JsonNode rule : quality) {
+      if (!rule.isObject()) {
+        throw new IllegalArgumentException("a quality rule of schema[0] is not an object");
+      }
+      String metric = text(rule, "metric", "a quality rule of schema[0]");
+      if (metric == null) {
+        metric = text(rule, "rule", "a quality rule of schema[0]");
+      }
+      String type = text(rule, "type", "a quality rule of schema[0]");
+      if (!"rowCount".equals(metric) || (type != null && !type.equals("library"))) {
+        throw new IllegalArgumentException(
+            "schema[0] has a quality rule "
+                + (metric == null ? "of type " + type : metric)
+                + ", which Floe does not enforce yet: remove it from the contract Floe checks"
+                + " (the one quality rule checked is metric: rowCount, on the rows each commit"
+                + " appends)");
+      }
+      if (found != null) {
+        throw new IllegalArgumentException(
+            "schema[0] has more than one rowCount rule: give one, with mustBeBetween or a lower"
+                + " and an upper bound");
+      }
+      found = rowCount(rule);
+    }
+    return found == null ? none : found;
+  }
+
+  private static ObjectiveBounds rowCount(JsonNode rule) {
+    Long min = null;
+    Long max = null;
+    for (Map.Entry<String, JsonNode> entry : rule.properties()) {
+      String key = entry.getKey();
+      JsonNode value = entry.getValue();
+      switch (key) {
+        case "metric", "rule", "type" -> {}
+        case "unit" -> {
+          if (!"rows".equals(value.asText())) {
+            throw new IllegalArgumentException(
+                "the rowCount rule of schema[0] has unit "
+                    + value.asText()
+                    + ": a row count is in rows (leave the unit out, or write rows)");
+          }
+        }
+        case "mustBeBetween" -> {
+          if (!value.isArray() || value.size() != 2) {
+            throw new IllegalArgumentException(
+                "the rowCount rule of schema[0] has a mustBeBetween that is not two numbers: write"
+                    + " mustBeBetween: [lowest, highest]");
+          }
+          min = max(min, count(value.get(0), key, 0));
+          max = min(max, count(value.get(1), key, 0));
+        }
+        case "mustBeGreaterThan" -> min = max(min, count(value, key, 1));
+        case "mustBeGreaterOrEqualTo", "mustBeGreaterThanOrEqualTo" ->
+            min = max(min, count(value, key, 0));
+        case "mustBeLessThan" -> max = min(max, count(value, key, -1));
+        case "mustBeLessOrEqualTo", "mustBeLessThanOrEqualTo" ->
+            max = min(max, count(value, key, 0));
+        default -> {
+          if (!QUALITY_DESCRIPTIVE.contains(key)) {
+            throw new IllegalArgumentException(
+                "the rowCount rule of schema[0] has "
+                    + key
+                    + ", which Floe does not read: bound the rows of a commit with mustBeBetween,"
+                    + " mustBeGreaterThan(OrEqualTo) or mustBeLessThan(OrEqualTo)");
+          }
+        }
+      }
+    }
+    if (min == null && max == null) {
+      throw new IllegalArgumentException(
+          "the rowCount rule of schema[0] sets no bound: give mustBeBetween: [lowest, highest],"
+              + " or mustBeGreaterThan(OrEqualTo) / mustBeLessThan(OrEqualTo)");
+    }
+    if (min != null && max != null && min > max) {
+      throw new IllegalArgumentException(
+          "the rowCount rule of schema[0] allows no row count (at least "
+              + min
+              + " and at most "
+              + max
+              + "): give a lower bound no higher than the upper one");
+    }
+    return new ObjectiveBounds(
+        min == null || min <= 0 ? OptionalLong.empty() : OptionalLong.of(min),
+        max == null ? OptionalLong.empty() : OptionalLong.of(max));
+  }
+
+  private static long count(JsonNode value, String key, long shift) {
+    if (value == null || !value.isIntegralNumber() || value.asLong() < 0) {
+      throw new IllegalArgumentException(
+          "the rowCount rule of schema[0] has a "
+              + key
+              + " that is not a whole number of rows at least 0");
+    }
+    return value.asLong() + shift;
+  }
+
+  private static Long max(Long a, long b) {
+    return a == null ? b : Math.max(a, b);
+  }
+
+  private static Long min(Long a, long b) {
+    return a == null ? b : Math.min(a, b);
+  }
+
+  /** Keys of a service-level property Floe reads past. */
+  private static final Set<String> SLA_DESCRIPTIVE =
+      Set.of("id", "description", "driver", "scheduler", "schedule", "customProperties");
+
+  /**
+   * The freshness objective: a {@code slaProperties} entry of property {@code latency}, with a
+   * {@code value} and a {@code unit}. Other service-level properties (retention, frequency,
+   * availability, ...) promise what the sink does not do and are read past.
+   */
+  private static OptionalLong latency(JsonNode sla) {
+    if (sla == null || sla.isNull()) {
+      return OptionalLong.empty();
+    }
+    if (!sla.isArray()) {
+      throw new IllegalArgumentException(
+          "slaProperties is not a list: list each property, e.g. - {property: latency, value: 15,"
+              + " unit: m}");
+    }
+    OptionalLong found = OptionalLong.empty();
+    for (JsonNode entry : sla) {
+      if (!entry.isObject()) {
+        throw new IllegalArgumentException("an entry of slaProperties is not an object");
+      }
+      String property = text(entry, "property", "an entry of slaProperties");
+      if (!"latency".equals(property)) {
+        continue;
+      }
+      if (found.isPresent()) {
+        throw new IllegalArgumentException(
+            "slaProperties has more than one latency: give the table one freshness objective");
+      }
+      Iterator<String> keys = entry.fieldNames();
+      while (keys.hasNext()) {
+        String key = keys.next();
+        if (key.equals("element")) {
+          throw new IllegalArgumentException(
+              "the latency of slaProperties has an element: Floe measures freshness on the"
+                  + " table's event-time watermark (the records' timestamps), not on a column;"
+                  + " remove the element");
+        }
+        if (!Set.of("property", "value", "unit").contains(key) && !SLA_DESCRIPTIVE.contains(key)) {
+          throw new IllegalArgumentException(
+              "the latency of slaProperties has "
+                  + key
+                  + ", which Floe does not read: give value and unit only");
+        }
+      }
+      JsonNode value = entry.get("value");
+      if (value == null || !value.isNumber() || value.asDouble() <= 0) {
+        throw new IllegalArgumentException(
+            "the latency of slaProperties has no positive value: give the oldest the newest"
+                + " committed record may be, e.g. value: 15, unit: m");
+      }
+      long unitMs = unitMs(text(entry, "unit", "the latency of slaProperties"));
+      found = OptionalLong.of(Math.max(1, Math.round(value.asDouble() * unitMs)));
+    }
+    return found;
+  }
+
+  private static long unitMs(String unit) {
+    if (unit == null) {
+      throw new IllegalArgumentException(
+          "the latency of slaProperties has no unit: give one of ms, s, m, h, d");
+    }
+    return switch (unit) {
+      case "ms", "millisecond", "milliseconds" -> 1L;
+      case "s", "sec", "second", "seconds" -> 1_000L;
+      case "m", "min", "minute", "minutes" -> 60_000L;
+      case "h", "hr", "hour", "hours" -> 3_600_000L;
+      case "d", "day", "days" -> 86_400_000L;
+      default ->
+          throw new IllegalArgumentException(
+              "the latency of slaProperties has unit "
+                  + unit
+                  + ", which Floe does not read: give one of ms, s, m, h, d");
+    };
   }
 
   private static JsonNode tree(String text) {
@@ -239,10 +461,6 @@ final class ContractParser {
     if (property.has("quality")) {
       throw unsupported("field " + path, "quality");
     }
-    JsonNode unique = property.get("unique");
-    if (unique != null && unique.asBoolean(false)) {
-      throw unsupported("field " + path, "unique");
-    }
     String logicalType = text(property, "logicalType", "field " + path);
     if (logicalType != null && !LOGICAL_TYPES.contains(logicalType)) {
       throw new IllegalArgumentException(
@@ -253,16 +471,17 @@ final class ContractParser {
               + "': use one of "
               + String.join(", ", LOGICAL_TYPES));
     }
-    String physicalType = text(property, "physicalType", "field " + path);
-    boolean required = false;
-    JsonNode requiredNode = property.get("required");
-    if (requiredNode != null) {
-      if (!requiredNode.isBoolean()) {
-        throw new IllegalArgumentException(
-            "field " + path + " has required: " + requiredNode + ": write true or false");
-      }
-      required = requiredNode.booleanValue();
+    boolean unique = flag(property, "unique", path);
+    if (unique && logicalType != null && List.of("object", "array", "map").contains(logicalType)) {
+      throw new IllegalArgumentException(
+          "field "
+              + path
+              + " is unique and of logicalType "
+              + logicalType
+              + ": Floe checks the uniqueness of fields of a primitive type only");
     }
+    String physicalType = text(property, "physicalType", "field " + path);
+    boolean required = flag(property, "required", path);
     Options options = new Options(path, logicalType);
     JsonNode typeOptions = property.get("logicalTypeOptions");
     if (typeOptions != null) {
@@ -285,7 +504,8 @@ final class ContractParser {
         options.minLength,
         options.maxLength,
         options.pattern,
-        allowed);
+        allowed,
+        unique);
   }
 
   /** A field named with dots, or nested, sits under a field the contract lets have fields. */
@@ -597,6 +817,19 @@ final class ContractParser {
               + ": give it one (the contract's id and version go into every snapshot of the table)");
     }
     return value;
+  }
+
+  /** A property's true/false key, false when absent. */
+  private static boolean flag(JsonNode property, String key, String path) {
+    JsonNode value = property.get(key);
+    if (value == null) {
+      return false;
+    }
+    if (!value.isBoolean()) {
+      throw new IllegalArgumentException(
+          "field " + path + " has " + key + ": " + value + ": write true or false");
+    }
+    return value.booleanValue();
   }
 
   private static String text(JsonNode node, String key, String where) {

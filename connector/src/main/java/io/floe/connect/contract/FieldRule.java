@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * @param pattern a regular expression a text must contain a match of, null for none
  * @param allowed the values the field may take (numbers as {@link BigDecimal}, others as text or
  *     true/false), empty for any
+ * @param unique whether no two rows of one commit cycle of an appending table may share a value
  */
 public record FieldRule(
     String path,
@@ -42,7 +43,8 @@ public record FieldRule(
     Integer minLength,
     Integer maxLength,
     Pattern pattern,
-    List<Object> allowed) {
+    List<Object> allowed,
+    boolean unique) {
 
   public static final String REQUIRED = "required";
   public static final String MINIMUM = "minimum";
@@ -53,6 +55,7 @@ public record FieldRule(
   public static final String MAX_LENGTH = "maxLength";
   public static final String PATTERN = "pattern";
   public static final String ENUM = "enum";
+  public static final String UNIQUE = "unique";
   public static final String LOGICAL_TYPE = "logicalType";
   public static final String PHYSICAL_TYPE = "physicalType";
 
@@ -106,6 +109,9 @@ public record FieldRule(
     }
     if (pattern != null) {
       rules.add(path + " " + PATTERN + " " + pattern.pattern());
+    }
+    if (unique) {
+      rules.add(path + " " + UNIQUE);
     }
     if (!allowed.isEmpty()) {
       rules.add(path + " " + ENUM + " " + allowed.stream().map(FieldRule::text).toList());

@@ -56,6 +56,8 @@ public final class TableMetrics implements AutoCloseable {
   private volatile long orphanFilesFound = UNKNOWN;
   private volatile long orphanFilesDeleted;
   private volatile long vectorsRewritten;
+  private final Breach volume = new Breach();
+  private final Breach freshness = new Breach();
 
   private final MetricsRegistry registry;
   private final String table;
@@ -90,6 +92,24 @@ public final class TableMetrics implements AutoCloseable {
                 "freshness-lag-ms",
                 "Now minus the event-time watermark, -1 if unknown",
                 this::freshnessLagMs)
+            .add(
+                "volume-objective-breached",
+                "1 while the rows of the table's last commit are outside its contract's rowCount"
+                    + " objective, else 0",
+                () -> volume.breached ? 1 : 0)
+            .add(
+                "volume-objective-breaches",
+                "Breaches of the contract's rowCount objective that began",
+                () -> volume.breaches)
+            .add(
+                "freshness-objective-breached",
+                "1 while the table's watermark after its last commit is older than its contract's"
+                    + " latency objective, else 0",
+                () -> freshness.breached ? 1 : 0)
+            .add(
+                "freshness-objective-breaches",
+                "Breaches of the contract's latency objective that began",
+                () -> freshness.breaches)
             .add("commits", "Commits of the table", () -> commits)
             .add("records-committed", "Records committed to the table", () -> recordsCommitted)
             .add("commit-failures", "Failed commit attempts of the table", () -> failures)
@@ -227,6 +247,41 @@ public final class TableMetrics implements AutoCloseable {
       columns
           .computeIfAbsent(column.column(), name -> new ColumnProfile(registry, table, name))
           .profiled(rows, column);
+    }
+  }
+
+  /**
+   * A commit was checked against the contract's volume objective.
+   *
+   * @return whether that began or ended a breach
+   */
+  public synchronized boolean volumeObjective(boolean breached) {
+    return volume.checked(breached);
+  }
+
+  /**
+   * A commit was checked against the contract's freshness objective.
+   *
+   * @return whether that began or ended a breach
+   */
+  public synchronized boolean freshnessObjective(boolean breached) {
+    return freshness.checked(breached);
+  }
+
+  /** Whether an objective is breached, and the breaches of it that began. */
+  private static final class Breach {
+    private volatile boolean breached;
+    private volatile long breaches;
+
+    boolean checked(boolean now) {
+      if (now == breached) {
+        return false;
+      }
+      breached = now;
+      if (now) {
+        breaches++;
+      }
+      return true;
     }
   }
 

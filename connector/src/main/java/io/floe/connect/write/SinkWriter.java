@@ -218,6 +218,7 @@ public final class SinkWriter implements AutoCloseable {
       return;
     }
     target.writer().write(origin, offset, timestamp, row);
+    target.written();
   }
 
   /**
@@ -247,6 +248,7 @@ public final class SinkWriter implements AutoCloseable {
     }
     for (int i = 0; i < targets.size(); i++) {
       targets.get(i).writer().write(origin, offset, timestamp, rows.get(i));
+      targets.get(i).written();
     }
     for (FoldedChange change : changes) {
       if (change != null) {
@@ -310,6 +312,7 @@ public final class SinkWriter implements AutoCloseable {
       files.add(new TableFiles(table.table().toString(), states.table(table.table()), table));
     }
     bytesAtHandOver = pool.stats().bytesWritten();
+    states.forgetUniqueValues();
     HandOver handOver = new HandOver(files, positions());
     clearPositions();
     return handOver;
@@ -323,6 +326,10 @@ public final class SinkWriter implements AutoCloseable {
    */
   public Map<TopicPartition, Long> abandon(Collection<TopicPartition> revoked) {
     Set<TopicPartition> dropped = upserts.isEmpty() ? pool.abandon(revoked) : abandonAll(revoked);
+    if (!dropped.isEmpty()) {
+      // the dropped rows come again: their values must not count as taken
+      states.forgetUniqueValues();
+    }
     Map<TopicPartition, Long> rewind = new HashMap<>();
     for (TopicPartition partition : dropped) {
       SourceTracker position = positions.remove(partition);
@@ -369,6 +376,7 @@ public final class SinkWriter implements AutoCloseable {
     positions.forEach((partition, position) -> rewind.put(partition, position.firstOffset()));
     clearPositions();
     upserts.dropAll();
+    states.forgetUniqueValues();
     pool.reset();
     states.reopenWriters();
     return rewind;
@@ -384,7 +392,7 @@ public final class SinkWriter implements AutoCloseable {
     if (upsertModeUsed) {
       bytes += upserts.heldBytes();
     }
-    return bytes;
+    return bytes + states.uniqueValueBytes();
   }
 
   public WriterPoolStats stats() {

@@ -7,6 +7,7 @@ package io.floe.connect.write;
 import io.floe.connect.catalog.TableProvider;
 import io.floe.connect.contract.Contract;
 import io.floe.connect.contract.ContractChecker;
+import io.floe.connect.contract.UniqueKeys;
 import io.floe.connect.convert.AbsentField;
 import io.floe.connect.convert.ConnectSchemas;
 import io.floe.connect.convert.ConvertOptions;
@@ -165,6 +166,29 @@ final class TableStates {
     states.clear();
   }
 
+  /**
+   * Forgets the values of unique fields written so far: the rule holds within one hand-over (a
+   * commit cycle), and the writes since the last one are handed over or dropped.
+   */
+  void forgetUniqueValues() {
+    for (TableState state : states.values()) {
+      if (state.uniqueKeys != null) {
+        state.uniqueKeys.clear();
+      }
+    }
+  }
+
+  /** The heap the values of unique fields written since the last hand-over take. */
+  long uniqueValueBytes() {
+    long bytes = 0;
+    for (TableState state : states.values()) {
+      if (state.uniqueKeys != null) {
+        bytes += state.uniqueKeys.heldBytes();
+      }
+    }
+    return bytes;
+  }
+
   /** A table as this task writes it: its writer and the converters for its current schema. */
   final class TableState {
     private final String name;
@@ -173,6 +197,7 @@ final class TableStates {
     private final ConverterCache converters;
     private final Contract contract;
     private ContractChecker checker;
+    private final UniqueKeys uniqueKeys;
     private KafkaMetadataColumn metadata;
     private int boundSchemaId = -1;
     private Schema keySchema;
@@ -189,6 +214,8 @@ final class TableStates {
               ConverterCache.DEFAULT_MAX_ENTRIES,
               RecordConverters.factory(convertOptions, this::formerNames));
       this.contract = contracts.apply(name).orElse(null);
+      UniqueKeys keys = contract == null ? null : new UniqueKeys(name, contract);
+      this.uniqueKeys = keys != null && keys.any() ? keys : null;
     }
 
     Table table() {
@@ -228,9 +255,20 @@ final class TableStates {
         metadata.fill(row, record);
       }
       if (contract != null) {
-        checker(schema).check(row);
+        ContractChecker checker = checker(schema);
+        checker.check(row);
+        if (uniqueKeys != null) {
+          checker.checkUnique(row, uniqueKeys);
+        }
       }
       return row;
+    }
+
+    /** The row {@link #convert} last returned was written: its unique values are taken. */
+    void written() {
+      if (uniqueKeys != null) {
+        uniqueKeys.admit();
+      }
     }
 
     /**

@@ -105,6 +105,24 @@ class PerTableValidationTest {
   }
 
   @Test
+  void aUniqueFieldIsRefusedOnAnUpsertTable() {
+    Map<String, String> config = routed();
+    String key = "iceberg.table.analytics.buys.contract";
+    config.put(
+        key,
+        "id: buys\nversion: 2\nschema:\n  - name: buys\n    properties:\n      - name: id\n"
+            + "        logicalType: integer\n        unique: true\n");
+    assertThat(errors(config)).isEmpty();
+    config.put("iceberg.table.analytics.buys.upsert-mode-enabled", "true");
+    assertThat(errors(config).get(key))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("Invalid contract: field id is unique, and the table is in upsert mode");
+    config.remove("iceberg.table.analytics.buys.upsert-mode-enabled");
+    config.put("iceberg.tables.upsert-mode-enabled", "true");
+    assertThat(errors(config)).containsKey(key);
+  }
+
+  @Test
   void aBranchNameWithWhitespaceIsRefusedOnItsKey() {
     Map<String, String> config = routed();
     config.put("iceberg.table.analytics.buys.commit-branch", "audit ");

@@ -56,6 +56,76 @@ class ContractCheckerTest {
   }
 
   @Test
+  void aUniqueValueTakenSinceTheLastHandOverBreaksTheRuleOnceTheRowWasWritten() {
+    Contract contract =
+        Contract.parse(
+            ContractTest.ORDERS
+                .replace("required: true\n        description", "unique: true\n        description")
+                .replace("- name: email\n", "- name: email\n        unique: true\n"));
+    ContractChecker unique = ContractChecker.compile("db.orders", contract, SCHEMA);
+    UniqueKeys keys = new UniqueKeys("db.orders", contract);
+    assertThat(keys.heldBytes()).isZero();
+
+    unique.checkUnique(row(r -> {}), keys);
+    // checked and not written (another table refused the record): the value is not taken
+    unique.checkUnique(row(r -> {}), keys);
+    keys.admit();
+    assertThat(keys.heldBytes()).isPositive();
+    assertThatThrownBy(() -> unique.checkUnique(row(r -> {}), keys))
+        .isInstanceOf(ContractViolation.class)
+        .hasMessage(
+            "the row breaks the rule unique of field id in the contract 'orders' version 1.2.0 of"
+                + " table db.orders")
+        .hasMessageNotContaining("7");
+    assertThatThrownBy(() -> unique.checkUnique(row(r -> r.setField("id", 8L)), keys))
+        .isInstanceOfSatisfying(
+            ContractViolation.class,
+            violation -> {
+              assertThat(violation.rule()).isEqualTo("unique");
+              assertThat(violation.field()).isEqualTo("email");
+            });
+    // nulls are no value: any number of rows may lack one
+    for (int i = 0; i < 3; i++) {
+      long id = 100 + i;
+      unique.checkUnique(
+          row(
+              r -> {
+                r.setField("id", id);
+                r.setField("email", null);
+              }),
+          keys);
+      keys.admit();
+    }
+    // many values, through the tables' growth
+    for (long id = 1000; id < 50_000; id++) {
+      long value = id;
+      unique.checkUnique(
+          row(
+              r -> {
+                r.setField("id", value);
+                r.setField("email", "u" + value + "@example.org");
+              }),
+          keys);
+      keys.admit();
+    }
+    assertThatThrownBy(
+            () ->
+                unique.checkUnique(
+                    row(
+                        r -> {
+                          r.setField("id", 1L);
+                          r.setField("email", "u49999@example.org");
+                        }),
+                    keys))
+        .hasMessageContaining("unique of field email");
+    assertThat(keys.heldBytes()).isEqualTo(2L * 16 * (1 << 17));
+
+    keys.clear();
+    assertThat(keys.heldBytes()).isZero();
+    unique.checkUnique(row(r -> {}), keys);
+  }
+
+  @Test
   void aBrokenRuleIsNamedWithItsFieldAndNeverTheValue() {
     assertBroken(row(r -> r.setField("amount", -0.01)), "minimum", "amount");
     assertBroken(row(r -> r.setField("amount", 10000.0)), "exclusiveMaximum", "amount");

@@ -143,10 +143,110 @@ class ContractTest {
         ORDERS.replace("- name: customer.tier", "- name: email.tier"),
         "field email.tier is named under email, which the contract makes a string");
     assertRefused(
-        ORDERS.replace("required: true\n        description", "unique: true\n        description"),
-        "unique, which Floe does not enforce yet");
+        ORDERS.replace(
+            "required: true\n        description", "unique: \"true\"\n        description"),
+        "field id has unique: \"true\": write true or false");
+    assertRefused(
+        ORDERS.replace(
+            "logicalType: object\n        properties:\n          - name: country",
+            "logicalType: object\n        unique: true\n        properties:\n"
+                + "          - name: country"),
+        "field customer is unique and of logicalType object");
     assertRefused(ORDERS.replace("minimum: 0", "minimum: 20000"), "minimum above its maximum");
     assertRefused(ORDERS + "  - name: other\n", "lists 2 objects");
+  }
+
+  @Test
+  void aUniqueFieldIsARule() {
+    Contract contract =
+        Contract.parse(
+            ORDERS.replace(
+                "required: true\n        description", "unique: true\n        description"));
+    assertThat(contract.fields().get(0).unique()).isTrue();
+    assertThat(contract.fields().get(1).unique()).isFalse();
+    assertThat(contract.rules()).contains("id unique");
+  }
+
+  private static final String OBJECTIVES =
+      """
+      id: readings
+      version: 1.0.0
+      schema:
+        - name: readings
+          quality:
+            - metric: rowCount
+              mustBeGreaterThan: 9
+              mustBeLessOrEqualTo: 5000
+              dimension: completeness
+          properties:
+            - name: id
+              logicalType: integer
+      slaProperties:
+        - property: latency
+          value: 1.5
+          unit: m
+        - property: frequency
+          value: 1
+          unit: d
+      """;
+
+  @Test
+  void readsTheVolumeAndFreshnessObjectives() {
+    Objectives objectives = Contract.parse(OBJECTIVES).objectives();
+    assertThat(objectives.minRows()).hasValue(10);
+    assertThat(objectives.maxRows()).hasValue(5000);
+    assertThat(objectives.latencyMs()).hasValue(90_000);
+    assertThat(objectives.volumeHolds(10)).isTrue();
+    assertThat(objectives.volumeHolds(9)).isFalse();
+    assertThat(objectives.volumeHolds(5001)).isFalse();
+    assertThat(Contract.parse(OBJECTIVES).rules())
+        .endsWith("table rows per commit between 10 and 5000", "table latency at most 90000 ms");
+
+    Objectives between =
+        Contract.parse(
+                OBJECTIVES
+                    .replace("metric: rowCount", "rule: rowCount")
+                    .replace("mustBeGreaterThan: 9\n", "mustBeBetween: [0, 20]\n")
+                    .replace("mustBeLessOrEqualTo: 5000", "description: none"))
+            .objectives();
+    assertThat(between.minRows()).isEmpty();
+    assertThat(between.maxRows()).hasValue(20);
+    assertThat(Contract.parse(ORDERS).objectives()).isEqualTo(Objectives.NONE);
+  }
+
+  @Test
+  void refusesObjectivesItCannotCheckSayingWhatToFix() {
+    assertRefused(
+        OBJECTIVES.replace("metric: rowCount", "metric: nullValues"),
+        "quality rule nullValues, which Floe does not enforce yet");
+    assertRefused(OBJECTIVES.replace("metric: rowCount", "type: sql"), "quality rule of type sql");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustBeGreaterThan: 6000"),
+        "allows no row count (at least 6001 and at most 5000)");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustBeGreaterThan: many"),
+        "mustBeGreaterThan that is not a whole number of rows");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustBeBetween: [1]"),
+        "write mustBeBetween: [lowest, highest]");
+    assertRefused(
+        OBJECTIVES.replace("mustBeGreaterThan: 9", "mustNotBe: 9"),
+        "has mustNotBe, which Floe does not read");
+    assertRefused(
+        OBJECTIVES
+            .replace("mustBeGreaterThan: 9", "unit: rows")
+            .replace("mustBeLessOrEqualTo: 5000", "description: none"),
+        "sets no bound");
+    assertRefused(OBJECTIVES.replace("unit: m", "unit: fortnights"), "unit fortnights");
+    assertRefused(OBJECTIVES.replace("value: 1.5", "value: -1"), "no positive value");
+    assertRefused(
+        OBJECTIVES.replace("unit: m\n", "unit: m\n    element: readings.ts\n"),
+        "Floe measures freshness on the table's event-time watermark");
+    assertRefused(
+        OBJECTIVES.replace(
+            "  - property: frequency",
+            "  - property: latency\n    value: 2\n    unit: h\n  - property: frequency"),
+        "more than one latency");
   }
 
   private static void assertRefused(String contract, String message) {

@@ -47,9 +47,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A table's data contract on the real stack: 1% of a stream breaks a 10-rule contract, one record
- * per rule. Exactly those go to the dead-letter topic, each naming its rule and field and not its
- * value; the table holds exactly the rest; every snapshot carries the contract's hash; the
- * snapshots' profiles add up to what the rows read back hold.
+ * per rule, and one record repeats the unique id of the record before it. Exactly those go to the
+ * dead-letter topic, each naming its rule and field and not its value; the table holds exactly the
+ * rest; every snapshot carries the contract's hash; the snapshots' profiles add up to what the rows
+ * read back hold. The contract's objectives (at least 5000 rows per commit, a latency of 1 ms)
+ * cannot be met: each breach is logged once and shown on the table's metrics.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedStack.Extension.class)
@@ -64,13 +66,21 @@ class ContractsIT {
       id: orders
       version: 2.0.0
       status: active
+      slaProperties:
+        - property: latency
+          value: 1
+          unit: ms
       schema:
         - name: orders
           logicalType: object
+          quality:
+            - metric: rowCount
+              mustBeGreaterThanOrEqualTo: 5000
           properties:
             - name: id
               logicalType: integer
               required: true
+              unique: true
               logicalTypeOptions: {minimum: 0}
             - name: qty
               logicalType: integer
@@ -95,6 +105,7 @@ class ContractsIT {
 
   static {
     BROKEN.put(50L, new String[] {"required", "id", "\"id\":null"});
+    BROKEN.put(120L, new String[] {"unique", "id", "\"id\":119"});
     BROKEN.put(150L, new String[] {"minimum", "id", "\"id\":-150"});
     BROKEN.put(250L, new String[] {"required", "qty", "\"qty\":null"});
     BROKEN.put(350L, new String[] {"minimum", "qty", "\"qty\":0"});
@@ -179,6 +190,7 @@ class ContractsIT {
         .asString()
         .contains("field country has the option maxLenght");
 
+    long logStart = stack.worker().logFile().mark();
     stack.worker().rest().putConnector(TOPIC, config);
     stack.worker().rest().awaitRunning(TOPIC, 1, Duration.ofSeconds(60));
     TableOracle oracle = new TableOracle(catalog, List.of(TABLE));
@@ -239,7 +251,35 @@ class ContractsIT {
             .as("nulls of %s", column)
             .isEqualTo(nulls.getOrDefault(column, 0L));
       }
+      // objectives: no commit appends 5000 rows, no watermark is 1 ms old when its commit lands
+      ObjectName tableBean =
+          RemoteJmx.name("io.floe:type=table-metrics,connector=" + TOPIC + ",table=" + TABLE);
+      for (String objective : List.of("volume", "freshness")) {
+        Await.until(
+            "a breach of the " + objective + " objective",
+            Duration.ofSeconds(10),
+            () -> jmx.attribute(tableBean, objective + "-objective-breached").longValue() == 1);
+        assertThat(jmx.attribute(tableBean, objective + "-objective-breaches"))
+            .as(objective)
+            .isEqualTo(1L);
+      }
     }
+    String log = stack.worker().logFile().textSince(logStart);
+    assertThat(log.split("Table " + TABLE + " breaches the volume objective of its contract", -1))
+        .as("volume breach logged once")
+        .hasSize(2);
+    assertThat(log)
+        .contains(
+            "Table "
+                + TABLE
+                + " breaches the volume objective of its contract 'orders' version 2.0.0 (rows per"
+                + " commit at least 5000): its commit appended ")
+        .contains(
+            "Table "
+                + TABLE
+                + " breaches the freshness objective of its contract 'orders' version 2.0.0"
+                + " (latency at most 1 ms)")
+        .doesNotContain("meets the volume objective");
     stack.worker().rest().deleteConnector(TOPIC);
   }
 
