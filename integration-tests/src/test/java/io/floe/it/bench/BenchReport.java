@@ -23,6 +23,7 @@ final class BenchReport {
   static final double GOAL_PARQUET_FACTOR = 1.2;
 
   private final List<RunResult> results;
+  private final List<RunResult> otherHeaps;
   private final List<String> latencies;
   private final List<WriterThroughput.Way> parquetCeiling;
   private final long records;
@@ -33,8 +34,17 @@ final class BenchReport {
       List<String> latencies,
       List<WriterThroughput.Way> parquetCeiling,
       long records,
-      int partitions) {
-    this.results = results;
+      int partitions,
+      String heap) {
+    // throughput runs at another worker heap than the default are compared apart
+    this.results =
+        results.stream()
+            .filter(r -> !r.workload().equals("throughput") || heap.equals(r.heapLimit()))
+            .toList();
+    this.otherHeaps =
+        results.stream()
+            .filter(r -> r.workload().equals("throughput") && !heap.equals(r.heapLimit()))
+            .toList();
     this.latencies = latencies;
     this.parquetCeiling = parquetCeiling == null ? List.of() : parquetCeiling;
     this.records = records;
@@ -121,6 +131,17 @@ final class BenchReport {
               floe4Total / floe1));
     }
     for (WriterThroughput.Way way : parquetCeiling) {
+      if (way.name().endsWith(WriterThroughput.COLD)) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "%nIceberg's Parquet DataWriter in a fresh JVM, its first pass (%s): %,.0f"
+                    + " records/s, %.2f µs of the process's CPU a row.%n",
+                way.name(),
+                way.rowsPerSecond(),
+                way.cpuMicrosPerRow()));
+        continue;
+      }
       out.append(
           String.format(
               Locale.ROOT,
@@ -131,6 +152,7 @@ final class BenchReport {
               way.cpuMicrosPerRow()));
     }
     out.append(goal());
+    out.append(heaps());
     out.append(threads());
     if (!latencies.isEmpty()) {
       out.append("\n## Produce-to-visible latency (Avro trickle, commit interval 10 s)\n\n");
@@ -164,10 +186,16 @@ final class BenchReport {
         "| encoding | worker CPU counted | no-op sink CPU µs/record | Floe 1 task CPU µs/record |"
             + " Floe − no-op | bound | goal | Floe − no-op, task threads | Floe delivered / no-op"
             + " records/s |\n|---|---|---:|---:|---:|---:|---|---:|---:|\n");
+    double cold = coldAsFloeWrites();
     for (Encoding encoding : Encoding.values()) {
-      for (boolean withJit : new boolean[] {true, false}) {
+      for (int counted = 0; counted < 3; counted++) {
+        if (counted == 2 && Double.isNaN(cold)) {
+          continue;
+        }
+        boolean withJit = counted != 1;
         ToDoubleFunction<RunResult> cpu =
             withJit ? RunResult::cpuMicrosPerRecord : RunResult::cpuMicrosPerRecordWithoutJit;
+        double ceiling = counted == 2 ? cold : parquet;
         double floe = medianOf(r -> r.encoding() == encoding && isFloe(r, 1), cpu);
         double noop =
             medianOf(r -> r.encoding() == encoding && r.contender() == Contender.NOOP, cpu);
@@ -181,7 +209,7 @@ final class BenchReport {
             medianOf(
                 r -> r.encoding() == encoding && r.contender() == Contender.NOOP,
                 RunResult::taskCpuMicrosPerRecord);
-        double bound = noop + GOAL_PARQUET_FACTOR * parquet;
+        double bound = noop + GOAL_PARQUET_FACTOR * ceiling;
         double floeDelivered =
             medianOf(r -> r.encoding() == encoding && isFloe(r, 1), RunResult::deliveredPerSecond);
         double noopRate =
@@ -193,7 +221,12 @@ final class BenchReport {
                 Locale.ROOT,
                 "| %s | %s | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |%n",
                 encoding.label(),
-                withJit ? "all" : "without the JIT compiler threads",
+                switch (counted) {
+                  case 0 -> "all";
+                  case 1 -> "without the JIT compiler threads";
+                  default ->
+                      String.format(Locale.ROOT, "all, against the cold writer (%.2f µs)", cold);
+                },
                 noop,
                 floe,
                 floe - noop,
@@ -204,6 +237,53 @@ final class BenchReport {
                 floeTask - noopTask,
                 floeDelivered / noopRate));
       }
+    }
+    return out.toString();
+  }
+
+  /**
+   * Each run at another worker heap against the same contender, tasks and encoding at the default
+   * heap: medians of records/s, to visible and delivered, and their ratios.
+   */
+  private String heaps() {
+    if (otherHeaps.isEmpty()) {
+      return "";
+    }
+    StringBuilder out =
+        new StringBuilder(
+            "\n## Worker heap\n\n| encoding | sink | heap | records/s visible | ÷ default heap |"
+                + " records/s delivered | ÷ default heap | peak heap MiB |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|\n");
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    for (RunResult other : otherHeaps) {
+      String key = other.encoding() + "/" + other.label() + "/" + other.heapLimit();
+      if (!seen.add(key)) {
+        continue;
+      }
+      Predicate<RunResult> same =
+          r ->
+              r.encoding() == other.encoding()
+                  && r.contender() == other.contender()
+                  && r.tasks() == other.tasks();
+      Predicate<RunResult> atThisHeap =
+          r -> same.test(r) && r.heapLimit().equals(other.heapLimit());
+      double visible = medianIn(otherHeaps, atThisHeap, RunResult::recordsPerSecond);
+      double delivered = medianIn(otherHeaps, atThisHeap, RunResult::deliveredPerSecond);
+      double peak = medianIn(otherHeaps, atThisHeap, r -> r.peakHeapBytes() / 1048576.0);
+      double defaultVisible = medianOf(same, RunResult::recordsPerSecond);
+      double defaultDelivered = medianOf(same, RunResult::deliveredPerSecond);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %,.0f | %.2f | %,.0f | %.2f | %,.0f |%n",
+              other.encoding().label(),
+              other.label(),
+              other.heapLimit(),
+              visible,
+              visible / defaultVisible,
+              delivered,
+              delivered / defaultDelivered,
+              peak));
     }
     return out.toString();
   }
@@ -243,6 +323,22 @@ final class BenchReport {
     return out.toString();
   }
 
+  /**
+   * The raw Parquet writer's cold pass with the settings Floe's tasks write with: the process CPU a
+   * row of a fresh JVM writing the rows once, JIT and GC included, as a fresh worker's figures
+   * include them; NaN when not measured.
+   */
+  private double coldAsFloeWrites() {
+    return parquetCeiling.stream()
+        .filter(
+            way ->
+                way.name()
+                    .equals(WriterThroughput.RAW_PARQUET_AS_FLOE_WRITES + WriterThroughput.COLD))
+        .mapToDouble(WriterThroughput.Way::cpuMicrosPerRow)
+        .findFirst()
+        .orElse(Double.NaN);
+  }
+
   /** The raw Parquet writer with the settings Floe's tasks write with, else the first measured. */
   private WriterThroughput.Way asFloeWrites() {
     return parquetCeiling.stream()
@@ -261,8 +357,13 @@ final class BenchReport {
   }
 
   private double medianOf(Predicate<RunResult> which, ToDoubleFunction<RunResult> figure) {
+    return medianIn(results, which, figure);
+  }
+
+  private static double medianIn(
+      List<RunResult> runs, Predicate<RunResult> which, ToDoubleFunction<RunResult> figure) {
     List<Double> values = new ArrayList<>();
-    for (RunResult r : results) {
+    for (RunResult r : runs) {
       double value = r.ok() && which.test(r) ? figure.applyAsDouble(r) : Double.NaN;
       if (r.workload().equals("throughput") && !Double.isNaN(value)) {
         values.add(value);

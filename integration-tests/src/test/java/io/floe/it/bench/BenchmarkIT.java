@@ -101,7 +101,8 @@ class BenchmarkIT {
 
   @AfterAll
   void writeReport() throws Exception {
-    BenchReport report = new BenchReport(results, latencies, parquetCeiling, RECORDS, PARTITIONS);
+    BenchReport report =
+        new BenchReport(results, latencies, parquetCeiling, RECORDS, PARTITIONS, HEAP);
     String text = report.render();
     System.out.println(text);
     Files.writeString(StackDirs.root().resolve("bench-results.md"), text);
@@ -137,16 +138,29 @@ class BenchmarkIT {
     List<Object[]> lineup = new ArrayList<>();
     for (String entry :
         System.getProperty("bench.contenders", "floe1,apache1,floe4,noop1").split(",")) {
-      String contender = entry.trim().replaceAll("[0-9]+$", "");
-      int tasks = Integer.parseInt(entry.trim().substring(contender.length()));
+      // "floe4@512m": the contender, its tasks and, optionally, the worker heap of its runs
+      String[] spec = entry.trim().split("@", 2);
+      String contender = spec[0].replaceAll("[0-9]+$", "");
+      int tasks = Integer.parseInt(spec[0].substring(contender.length()));
       lineup.add(
-          new Object[] {Contender.valueOf(contender.toUpperCase(java.util.Locale.ROOT)), tasks});
+          new Object[] {
+            Contender.valueOf(contender.toUpperCase(java.util.Locale.ROOT)),
+            tasks,
+            spec.length > 1 ? spec[1] : HEAP
+          });
     }
     for (int repeat = 1; repeat <= REPEATS; repeat++) {
       for (LoadGenerator.Load load : loads) {
         for (Object[] entry : lineup) {
           RunResult result =
-              run("throughput", (Contender) entry[0], (Integer) entry[1], load, 1, HEAP, repeat);
+              run(
+                  "throughput",
+                  (Contender) entry[0],
+                  (Integer) entry[1],
+                  load,
+                  1,
+                  (String) entry[2],
+                  repeat);
           results.add(result);
           System.out.println(BenchReport.line(result));
         }

@@ -79,16 +79,28 @@ final class WriterThroughput {
    */
   static final String SINK_WRITER = "Floe SinkWriter from Connect records";
 
+  /** The SinkWriter way handed over every 100,000 records, as commit cycles would. */
+  static final String SINK_WRITER_CYCLES = SINK_WRITER + ", a hand-over every 100,000";
+
   /** One way's figures in the summary: median rows/s and the writing thread's CPU µs per row. */
   record Way(String name, double rowsPerSecond, double cpuMicrosPerRow) {}
 
   /** Called once the last row is written, before the files are closed; not timed. */
   static final class Probe {
+    private final boolean measuresHeap;
     private long pausedNanos;
     private long liveBytes;
     private String note = "";
 
+    Probe(boolean measuresHeap) {
+      this.measuresHeap = measuresHeap;
+    }
+
     void beforeClose(String detail) {
+      if (!measuresHeap) {
+        note = detail;
+        return;
+      }
       long start = System.nanoTime();
       liveBytes = BenchRows.liveHeap(HEAP);
       note = detail;
@@ -120,6 +132,10 @@ final class WriterThroughput {
         (t, r, p) -> floeWithContract(t, r, p, defaults));
     variants.put("Floe TableWriter, 4 source partitions", (t, r, p) -> floe(t, r, p, 4, defaults));
     variants.put(SINK_WRITER, WriterThroughput::sinkWriter);
+    variants.put(SINK_WRITER_CYCLES, (t, r, p) -> sinkWriter(t, r, p, 100_000, Map.of()));
+    variants.put(
+        SINK_WRITER_CYCLES + ", dictionaries pinned",
+        (t, r, p) -> sinkWriter(t, r, p, 100_000, dictionariesPinned(t.schema())));
     variants.put("Floe, 4 source partitions, 512 MiB budget", (t, r, p) -> floe(t, r, p, 4, large));
     variants.put(
         "Floe, 4 source partitions, shared files",
@@ -140,9 +156,15 @@ final class WriterThroughput {
               "write.parquet.dict-encoding-enabled.column.note", "false"));
       parquetSetting(variants, "page v2", Map.of("write.parquet.page-version", "v2"));
     } else if (args.length > 3 && !args[3].equals("all")) {
-      // only the ways named by the fourth argument, separated by semicolons
-      List<String> ways = List.of(args[3].split(";"));
-      variants.keySet().removeIf(name -> !ways.contains(name));
+      // only the ways named by the fourth argument, separated by semicolons, in that order
+      Map<String, Variant> named = new LinkedHashMap<>();
+      for (String way : args[3].split(";")) {
+        if (variants.containsKey(way)) {
+          named.put(way, variants.get(way));
+        }
+      }
+      variants.clear();
+      variants.putAll(named);
     }
     System.out.printf(
         "%,d rows of 12 fields, day(ts) over %d days; the rows hold %,d MiB; heap %,d MiB%n",
@@ -150,6 +172,8 @@ final class WriterThroughput {
         BenchRows.DAYS,
         BenchRows.liveHeap(HEAP) >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
+    Map.Entry<String, Variant> firstWay = variants.entrySet().iterator().next();
+    cold(firstWay.getValue(), rows, firstWay.getKey(), work);
     for (Map.Entry<String, Variant> variant : variants.entrySet()) {
       measure(variant.getValue(), rows, "warm-up: " + variant.getKey(), work);
     }
@@ -199,7 +223,41 @@ final class WriterThroughput {
         });
   }
 
-  /** Every way of the summary that {@link #main} printed, in its order. */
+  /**
+   * The first way once in this fresh JVM, before any warm-up: the whole process's CPU per row (the
+   * writing thread, the JIT compiler threads compiling the writer's code, the GC), what writing the
+   * rows costs a JVM that has not written any yet, as a fresh Connect worker has not.
+   */
+  private static void cold(Variant variant, List<Record> rows, String name, Path work)
+      throws IOException {
+    Path location = work.resolve("t-" + UUID.randomUUID());
+    Table table = dayPartitioned(location);
+    var process =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+    long cpuBefore = process.getProcessCpuTime();
+    long start = System.nanoTime();
+    List<DataFile> files = variant.write(table, rows, new Probe(false));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long cpuNanos = process.getProcessCpuTime() - cpuBefore;
+    long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
+    long written = files.stream().mapToLong(DataFile::recordCount).sum();
+    if (written != rows.size()) {
+      throw new IllegalStateException(name + " wrote " + written + " of " + rows.size() + " rows");
+    }
+    System.out.printf(
+        "cold: %s: %,.0f rows/s, process CPU %.2f µs/row (all threads), JIT %,d ms%n",
+        name, rows.size() / seconds, cpuNanos / 1e3 / rows.size(), jitMillis);
+    deleteRecursively(location);
+  }
+
+  /** The suffix of the name of a way's cold pass in {@link #summary}. */
+  static final String COLD = ", cold (process CPU, JIT and GC included)";
+
+  /**
+   * Every way of the summary that {@link #main} printed, in its order, then the cold pass of the
+   * first way (its CPU the whole process's), named with {@link #COLD}.
+   */
   static List<Way> summary(String output) {
     java.util.regex.Matcher matcher =
         java.util.regex.Pattern.compile(
@@ -216,6 +274,17 @@ final class WriterThroughput {
     if (ways.isEmpty()) {
       throw new IllegalStateException("No summary in the writer benchmark's output");
     }
+    java.util.regex.Matcher cold =
+        java.util.regex.Pattern.compile(
+                "(?m)^cold: (.*): ([0-9,]+) rows/s, process CPU ([0-9.]+) µs/row")
+            .matcher(output);
+    if (cold.find()) {
+      ways.add(
+          new Way(
+              cold.group(1) + COLD,
+              Double.parseDouble(cold.group(2).replace(",", "")),
+              Double.parseDouble(cold.group(3))));
+    }
     return ways;
   }
 
@@ -229,16 +298,19 @@ final class WriterThroughput {
     return sorted[sorted.length / 2];
   }
 
+  /** A new table of the benchmark's rows, partitioned by day, at {@code location}. */
+  private static Table dayPartitioned(Path location) {
+    return new HadoopTables(new Configuration())
+        .create(SCHEMA, PartitionSpec.builderFor(SCHEMA).day("ts").build(), location.toString());
+  }
+
   private static double measure(Variant variant, List<Record> rows, String name, Path work)
       throws IOException {
     Path location = work.resolve("t-" + UUID.randomUUID());
-    Table table =
-        new HadoopTables(new Configuration())
-            .create(
-                SCHEMA, PartitionSpec.builderFor(SCHEMA).day("ts").build(), location.toString());
+    Table table = dayPartitioned(location);
     long baseline = BenchRows.liveHeap(HEAP);
     HEAP.forEach(MemoryPoolMXBean::resetPeakUsage);
-    Probe probe = new Probe();
+    Probe probe = new Probe(true);
     long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
     long start = System.nanoTime();
@@ -361,10 +433,37 @@ final class WriterThroughput {
   }
 
   private static List<DataFile> sinkWriter(Table table, List<Record> rows, Probe probe) {
+    return sinkWriter(table, rows, probe, Integer.MAX_VALUE, Map.of());
+  }
+
+  /**
+   * Every leaf column's dictionary set on: what the writer learns of abandoned dictionaries left
+   * out (a column the table sets a dictionary property for is left as set).
+   */
+  private static Map<String, String> dictionariesPinned(org.apache.iceberg.Schema schema) {
+    Map<String, String> properties = new HashMap<>();
+    for (org.apache.iceberg.types.Types.NestedField field :
+        org.apache.iceberg.types.TypeUtil.indexById(schema.asStruct()).values()) {
+      if (field.type().isPrimitiveType()) {
+        properties.put(
+            org.apache.iceberg.TableProperties.PARQUET_DICT_ENCODING_ENABLED_COLUMN_PREFIX
+                + schema.findColumnName(field.fieldId()),
+            "true");
+      }
+    }
+    return properties;
+  }
+
+  /**
+   * The SinkWriter way, handed over every {@code cycle} records as a commit cycle would, on a table
+   * with {@code properties}.
+   */
+  private static List<DataFile> sinkWriter(
+      Table table, List<Record> rows, Probe probe, int cycle, Map<String, String> properties) {
     List<SinkRecord> records = sinkRecords(rows);
     HadoopCatalog catalog = new HadoopCatalog(new Configuration(), table.location() + "/catalog");
     TableIdentifier id = TableIdentifier.of("bench", "orders");
-    catalog.createTable(id, table.schema(), table.spec());
+    catalog.createTable(id, table.schema(), table.spec(), properties);
     // the catalog is handed to the writer; the type only makes the config complete
     FloeSinkConfig config =
         new FloeSinkConfig(Map.of("iceberg.tables", id.toString(), "iceberg.catalog.type", "rest"));
@@ -381,11 +480,20 @@ final class WriterThroughput {
           }
         };
     try (SinkWriter writer = SinkWriter.forTask(config, catalog, outcomes)) {
+      List<DataFile> files = new ArrayList<>();
+      int sinceHandOver = 0;
       for (int from = 0; from < records.size(); from += RUN_LENGTH) {
-        writer.write(records.subList(from, Math.min(records.size(), from + RUN_LENGTH)));
+        List<SinkRecord> batch = records.subList(from, Math.min(records.size(), from + RUN_LENGTH));
+        writer.write(batch);
+        sinceHandOver += batch.size();
+        if (sinceHandOver >= cycle && from + RUN_LENGTH < records.size()) {
+          for (TableFiles handed : writer.handOver().tables()) {
+            files.addAll(handed.files().dataFiles());
+          }
+          sinceHandOver = 0;
+        }
       }
       probe.beforeClose("");
-      List<DataFile> files = new ArrayList<>();
       for (TableFiles handed : writer.handOver().tables()) {
         files.addAll(handed.files().dataFiles());
       }
