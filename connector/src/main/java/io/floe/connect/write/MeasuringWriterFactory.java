@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import java.util.function.BiConsumer;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.Record;
@@ -16,14 +17,20 @@ import org.apache.iceberg.io.FileWriterFactory;
 /**
  * A writer factory that remembers the data writer it made last, so that the length of the file a
  * {@link org.apache.iceberg.io.RollingDataWriter} is writing can be read (the rolling writer itself
- * does not report it). One instance per rolling writer.
+ * does not report it), and that hands each data file's last bytes (a Parquet file's footer) to a
+ * listener once the file is closed. One instance per rolling writer.
  */
 final class MeasuringWriterFactory implements FileWriterFactory<Record> {
   private final FileWriterFactory<Record> delegate;
+  private final BiConsumer<String, byte[]> tails;
   private DataWriter<Record> current;
 
-  MeasuringWriterFactory(FileWriterFactory<Record> delegate) {
+  /**
+   * @param tails given each data file's location and last bytes once it is closed; null for none
+   */
+  MeasuringWriterFactory(FileWriterFactory<Record> delegate, BiConsumer<String, byte[]> tails) {
     this.delegate = delegate;
+    this.tails = tails;
   }
 
   /** The writer of the file being written, or null before the first one is opened. */
@@ -34,7 +41,12 @@ final class MeasuringWriterFactory implements FileWriterFactory<Record> {
   @Override
   public DataWriter<Record> newDataWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
-    current = delegate.newDataWriter(file, spec, partition);
+    EncryptedOutputFile written = file;
+    if (tails != null) {
+      String location = file.encryptingOutputFile().location();
+      written = TailKeepingFile.wrap(file, tail -> tails.accept(location, tail));
+    }
+    current = delegate.newDataWriter(written, spec, partition);
     return current;
   }
 

@@ -24,7 +24,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * <ul>
  *   <li>fixed buffers: with a compression codec, about two pages ({@code
  *       write.parquet.page-size-bytes}) of compressor buffers per file, allocated on the first
- *       record; about 24 KiB per leaf column for the column writers;
+ *       record; about 24 KiB per leaf column for the column writers; the {@link TailKeepingFile}
+ *       ring that keeps the file's last bytes for its footer;
  *   <li>dictionaries: during the first page of each column (up to {@code
  *       write.parquet.page-row-limit} rows) every distinct value is also held in a hash map, up to
  *       48 bytes per value beyond the value itself, and the page costs about three times its raw
@@ -85,7 +86,10 @@ record MemoryModel(
             TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT);
     boolean compressed = !"uncompressed".equalsIgnoreCase(codec.trim());
     int columns = leafColumns(schema);
-    long fixed = (compressed ? COMPRESSOR_PAGES * pageSize : 0) + columns * COLUMN_WRITER_BYTES;
+    long fixed =
+        (compressed ? COMPRESSOR_PAGES * pageSize : 0)
+            + columns * COLUMN_WRITER_BYTES
+            + TailKeepingFile.TAIL_BYTES;
     return new MemoryModel(
         fixed, rowGroupSize, columns, pageRows, columns * Math.min(pageSize, dictionarySize));
   }

@@ -50,11 +50,13 @@ final class PartitionFile {
       FileWriterFactory<Record> writers,
       OutputFileFactory files,
       FileIO io,
-      WriteSettings settings) {
+      WriteSettings settings,
+      Dictionaries dictionaries) {
     this.group = group;
     this.key = key;
     this.memory = settings.memory();
-    this.measured = new MeasuringWriterFactory(writers);
+    this.measured =
+        new MeasuringWriterFactory(writers, dictionaries == null ? null : dictionaries::learn);
     this.writer =
         new RollingDataWriter<>(
             measured,

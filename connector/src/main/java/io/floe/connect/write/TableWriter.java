@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -76,6 +77,13 @@ public final class TableWriter {
   private boolean partitioned;
 
   private GenericFileWriterFactory writers;
+
+  /**
+   * The columns whose dictionary the files stop trying (Parquet only), and the writers' version.
+   */
+  private Dictionaries dictionaries;
+
+  private int dictionariesVersion;
   private OutputFileFactory files;
   private PartitionKey key;
   private InternalRecordWrapper wrapper;
@@ -109,12 +117,15 @@ public final class TableWriter {
     this.spec = newTable.spec();
     this.partitioned = spec.isPartitioned();
     this.schema = newTable.schema();
-    this.writers =
-        new GenericFileWriterFactory.Builder(newTable)
-            .dataFileFormat(settings.format())
-            .dataSchema(schema)
-            .writerProperties(settings.writeProperties())
-            .build();
+    if (settings.format() == FileFormat.PARQUET) {
+      Map<String, String> merged = new HashMap<>(newTable.properties());
+      merged.putAll(writeProperties);
+      this.dictionaries = new Dictionaries(identifier.toString(), schema, merged);
+    } else {
+      this.dictionaries = null;
+    }
+    this.dictionariesVersion = 0;
+    this.writers = writerFactory();
     this.files =
         OutputFileFactory.builderFor(newTable, taskIndex, fileFactoryIds.getAsLong())
             .ioSupplier(() -> NewFilesOnly.of(newTable.io()))
@@ -122,6 +133,17 @@ public final class TableWriter {
             .build();
     this.key = new PartitionKey(spec, schema);
     this.wrapper = new InternalRecordWrapper(schema.asStruct());
+  }
+
+  private GenericFileWriterFactory writerFactory() {
+    return new GenericFileWriterFactory.Builder(table)
+        .dataFileFormat(settings.format())
+        .dataSchema(schema)
+        .writerProperties(
+            dictionaries == null
+                ? settings.writeProperties()
+                : dictionaries.writerProperties(settings.writeProperties()))
+        .build();
   }
 
   public TableIdentifier identifier() {
@@ -225,8 +247,14 @@ public final class TableWriter {
 
   private PartitionFile open(FileGroup group) {
     openFiles.beforeOpen();
+    if (dictionaries != null && dictionaries.version() != dictionariesVersion) {
+      // a file closed since showed more columns not worth a dictionary
+      dictionariesVersion = dictionaries.version();
+      writers = writerFactory();
+    }
     PartitionFile file =
-        new PartitionFile(group, key.copy(), spec, writers, files, table.io(), settings);
+        new PartitionFile(
+            group, key.copy(), spec, writers, files, table.io(), settings, dictionaries);
     group.opened(file);
     openFiles.opened(file);
     return file;

@@ -38,7 +38,7 @@ class MemoryModelTest {
         MemoryModel.parquet(Map.of(TableProperties.PARQUET_COMPRESSION, "zstd"), NESTED);
 
     assertThat(model.leafColumns()).isEqualTo(6);
-    assertThat(model.fixedBytes()).isEqualTo(2 * MIB + 6 * 24 * 1024);
+    assertThat(model.fixedBytes()).isEqualTo(2 * MIB + 6 * 24 * 1024 + TailKeepingFile.TAIL_BYTES);
     assertThat(model.estimate(0, 0, 0)).isEqualTo(model.fixedBytes());
   }
 
@@ -46,7 +46,7 @@ class MemoryModelTest {
   void uncompressedFilesHaveNoCompressorBuffers() {
     MemoryModel model =
         MemoryModel.parquet(Map.of(TableProperties.PARQUET_COMPRESSION, "UNCOMPRESSED"), NESTED);
-    assertThat(model.fixedBytes()).isEqualTo(6 * 24 * 1024);
+    assertThat(model.fixedBytes()).isEqualTo(6 * 24 * 1024 + TailKeepingFile.TAIL_BYTES);
   }
 
   @Test
@@ -58,7 +58,8 @@ class MemoryModelTest {
                 TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "8388608",
                 TableProperties.PARQUET_PAGE_ROW_LIMIT, "500"),
             NESTED);
-    assertThat(model.fixedBytes()).isEqualTo(2 * 65536 + 6 * 24 * 1024);
+    assertThat(model.fixedBytes())
+        .isEqualTo(2 * 65536 + 6 * 24 * 1024 + TailKeepingFile.TAIL_BYTES);
     assertThat(model.maxBufferedDataBytes()).isEqualTo(8 * MIB);
     assertThat(model.firstPageRows()).isEqualTo(500);
     assertThat(model.firstPageMaxBytes()).isEqualTo(6 * 65536);
