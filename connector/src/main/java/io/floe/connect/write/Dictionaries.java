@@ -52,6 +52,13 @@ final class Dictionaries {
   private static final Logger LOG = LoggerFactory.getLogger(Dictionaries.class);
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
+  /**
+   * The fewest values (not nulls) a column chunk must hold for its fallback to count: a dictionary
+   * over a few values does not pay for its own size whatever their cardinality, and Parquet gives
+   * it up; over 4,096 values it gives up only when most of them are distinct.
+   */
+  static final long MIN_VALUES = 4_096;
+
   private final String table;
   private final Schema schema;
   private final Map<String, String> configured;
@@ -142,8 +149,9 @@ final class Dictionaries {
 
   /**
    * The field ids of the columns whose data pages, in any row group of the file, are not all
-   * dictionary-encoded although the column's type can have a dictionary: the dictionary was tried
-   * and given up. Empty when {@code tail} does not end with a whole footer.
+   * dictionary-encoded although the column's type can have a dictionary and the chunk holds at
+   * least {@link #MIN_VALUES} values: the dictionary was tried and given up for their cardinality.
+   * Empty when {@code tail} does not end with a whole footer.
    */
   static Set<Integer> abandonedFieldIds(byte[] tail) throws java.io.IOException {
     int length = tail.length;
@@ -174,12 +182,22 @@ final class Dictionaries {
         if (leaf.isSetField_id()
             && column != null
             && column.getType() != Type.BOOLEAN
+            && values(column) >= MIN_VALUES
             && fellBack(column)) {
           abandoned.add(leaf.getField_id());
         }
       }
     }
     return abandoned;
+  }
+
+  /** The chunk's values that are not null (all of them when its statistics have no null count). */
+  private static long values(ColumnMetaData column) {
+    long nulls =
+        column.isSetStatistics() && column.getStatistics().isSetNull_count()
+            ? column.getStatistics().getNull_count()
+            : 0;
+    return column.getNum_values() - nulls;
   }
 
   private static boolean endsWithMagic(byte[] tail) {

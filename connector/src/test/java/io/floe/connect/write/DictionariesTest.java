@@ -45,7 +45,7 @@ class DictionariesTest {
   private static final TopicPartition P0 = new TopicPartition("events", 0);
   private static final long T0 = 1_772_359_200_000L;
 
-  /** Small pages, so that a column of unique values gives its dictionary up within 1,000 rows. */
+  /** Small pages, so that a column of unique values gives its dictionary up on its first page. */
   private static final Map<String, String> SMALL_PAGES =
       Map.of(TableProperties.PARQUET_PAGE_ROW_LIMIT, "100");
 
@@ -115,7 +115,7 @@ class DictionariesTest {
     TableWriter writer = pool.writerFor(id(table), tableId -> table);
 
     // unique ids, names and timestamps; 7 categories
-    write(writer, 0, 1_000, true);
+    write(writer, 0, 5_000, true);
     List<DataFile> first = writer.complete().dataFiles();
     assertThat(first).hasSize(1);
     assertThat(Dictionaries.abandonedFieldIds(tail(first.get(0))))
@@ -127,7 +127,7 @@ class DictionariesTest {
         .containsEntry("category", true);
 
     // now 3 names only: a dictionary would hold them, but the writer no longer tries one
-    write(writer, 1_000, 2_000, false);
+    write(writer, 5_000, 10_000, false);
     List<DataFile> second = writer.complete().dataFiles();
     assertThat(dictionaryPages(second.get(0)))
         .containsEntry("id", false)
@@ -138,7 +138,7 @@ class DictionariesTest {
     List<DataFile> all = new ArrayList<>(first);
     all.addAll(second);
     assertThat(ids(commitAndRead(table, all)))
-        .containsExactlyElementsOf(LongStream.range(0, 2_000).boxed().toList());
+        .containsExactlyElementsOf(LongStream.range(0, 10_000).boxed().toList());
   }
 
   @Test
@@ -146,8 +146,24 @@ class DictionariesTest {
     // the control of the test above: a fresh writer tries the dictionary of the 3 names
     Table table = tables.create("t", PartitionSpec.unpartitioned(), SMALL_PAGES);
     TableWriter writer = pool.writerFor(id(table), tableId -> table);
-    write(writer, 1_000, 2_000, false);
+    write(writer, 5_000, 10_000, false);
     assertThat(dictionaryPages(writer.complete().dataFiles().get(0))).containsEntry("name", true);
+  }
+
+  @Test
+  void aFileOfFewRowsTeachesNothingThoughItsDictionariesFellBack() throws IOException {
+    // a dictionary over a few values does not pay for itself, whatever their cardinality
+    Table table = tables.create("t", PartitionSpec.unpartitioned(), SMALL_PAGES);
+    TableWriter writer = pool.writerFor(id(table), tableId -> table);
+    write(writer, 0, 3, false);
+    DataFile small = writer.complete().dataFiles().get(0);
+    assertThat(dictionaryPages(small)).containsEntry("category", false);
+    assertThat(Dictionaries.abandonedFieldIds(tail(small))).isEmpty();
+
+    write(writer, 5_000, 10_000, false);
+    assertThat(dictionaryPages(writer.complete().dataFiles().get(0)))
+        .containsEntry("category", true)
+        .containsEntry("name", true);
   }
 
   @Test
@@ -157,9 +173,9 @@ class DictionariesTest {
     Table table = tables.create("t", PartitionSpec.unpartitioned(), properties);
     TableWriter writer = pool.writerFor(id(table), tableId -> table);
 
-    write(writer, 0, 1_000, true);
+    write(writer, 0, 5_000, true);
     writer.complete();
-    write(writer, 1_000, 2_000, false);
+    write(writer, 5_000, 10_000, false);
     List<DataFile> second = writer.complete().dataFiles();
 
     assertThat(dictionaryPages(second.get(0)))
