@@ -66,10 +66,7 @@ public class IcebergSinkConnector extends SinkConnector {
     ClearTextSecrets credentials = ClearTextSecrets.of(props, worker);
     credentials.warning().ifPresent(LOG::warn);
     credentials.note().ifPresent(LOG::info);
-    registryCheck =
-        RegistryContractCheck.of(props, config)
-            .map(check -> check.start(config.connectorName()))
-            .orElse(null);
+    registryCheck = RegistryContractCheck.startFor(props, config).orElse(null);
     // before any task runs: tasks creating one namespace at once can lose a table's metadata
     Namespaces.createListed(config);
     this.props = Map.copyOf(props);

@@ -46,7 +46,7 @@ final class RegistryContractCheck {
   /** The longest a request of the check waits for the registry. */
   static final Duration MAX_REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
-  /** A table with a contract, and whether every record of the topics goes to it. */
+  /** A table with a contract, and whether it reads change events (upsert mode). */
   private record Target(String table, Contract contract, boolean changeEvents) {}
 
   private final Map<String, String> converterProps;
@@ -109,6 +109,24 @@ final class RegistryContractCheck {
                     .filter(parts -> parts.getValue().equals(TableConfig.CONTRACT))
                     .ifPresent(parts -> tables.add(parts.getKey())));
     return tables;
+  }
+
+  /**
+   * Starts the check of this connector configuration, if it has one to make, on a daemon thread of
+   * its own; never throws.
+   *
+   * @return the thread, to interrupt when the connector stops
+   */
+  static Optional<Thread> startFor(Map<String, String> props, FloeSinkConfig config) {
+    try {
+      return of(props, config).map(check -> check.start(config.connectorName()));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot check the schema registry against the tables' data contracts; the connector"
+              + " starts anyway: {}",
+          e.getMessage());
+      return Optional.empty();
+    }
   }
 
   /** Runs the check on a daemon thread of its own, so that the connector's start does not wait. */
