@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.avro.FakeRegistry;
 import io.floe.connect.config.FloeSinkConfig;
+import io.floe.connect.contract.TestContracts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -25,22 +26,7 @@ import org.junit.jupiter.api.Test;
 class RegistryContractCheckTest {
   private static final String CANARY = "canary-5d0c2b71";
   private static final String CONTRACT =
-      """
-      apiVersion: v3.0.2
-      kind: DataContract
-      id: orders
-      version: 1.0.0
-      schema:
-        - name: orders
-          logicalType: object
-          properties:
-            - name: id
-              logicalType: integer
-              required: true
-            - name: customer
-              logicalType: string
-              required: true
-      """;
+      TestContracts.orders("id integer required", "customer string required");
   private static final Schema ORDER = order(",{\"name\":\"customer\",\"type\":\"string\"}");
 
   private FakeRegistry registry;

@@ -7,6 +7,7 @@ package io.floe.connect.avro;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.TestContracts;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
@@ -14,33 +15,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class SubjectContractCheckTest {
-  static final String CONTRACT =
-      """
-      apiVersion: v3.0.2
-      kind: DataContract
-      id: orders
-      version: 1.0.0
-      schema:
-        - name: orders
-          logicalType: object
-          properties:
-            - name: id
-              logicalType: integer
-              required: true
-            - name: customer
-              logicalType: string
-              required: true
-            - name: site.country
-              logicalType: string
-              required: true
-            - name: amount
-              logicalType: number
-            - name: placed
-              logicalType: timestamp
-      """;
-  private static final Contract ORDERS = Contract.parse(CONTRACT);
+  private static final Contract ORDERS =
+      Contract.parse(
+          TestContracts.orders(
+              "id integer required",
+              "customer string required",
+              "site.country string required",
+              "amount number",
+              "placed timestamp"));
   private static final Contract OPTIONAL_ONLY =
-      Contract.parse(CONTRACT.replace("required: true", "description: any"));
+      Contract.parse(
+          TestContracts.orders(
+              "id integer", "customer string", "site.country string", "amount number"));
 
   static Schema record(String fields) {
     return new Schema.Parser()

@@ -10,6 +10,7 @@ import io.floe.connect.LogCapture;
 import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.UpsertKeys;
 import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.TestContracts;
 import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
@@ -79,22 +80,8 @@ class TableCommitterUpsertTest {
       new ControlTopic(
           "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
 
-  private static final String CONTRACT =
-      """
-      apiVersion: v3.0.2
-      kind: DataContract
-      id: orders
-      version: 1.0.0
-      schema:
-        - name: orders
-          logicalType: object
-          properties:
-            - name: id
-              logicalType: integer
-              required: true
-            - name: name
-              logicalType: string
-      """;
+  private static final Contract CONTRACT =
+      Contract.parse(TestContracts.orders("id integer required", "name string"));
 
   @TempDir Path dir;
   private JdbcCatalog catalog;
@@ -736,6 +723,16 @@ class TableCommitterUpsertTest {
 
   /** A table committer as the coordinator builds it, committing db.orders to {@code branch}. */
   private TableCommitter committer(KeyIndexSettings keyIndex, CommitBranch branch) {
+    return committer(keyIndex, branch, java.util.Optional.empty());
+  }
+
+  /** A table committer as the coordinator builds it, db.orders having {@link #CONTRACT}. */
+  private TableCommitter committerWithContract() {
+    return committer(KeyIndexSettings.off(), CommitBranch.MAIN, java.util.Optional.of(CONTRACT));
+  }
+
+  private TableCommitter committer(
+      KeyIndexSettings keyIndex, CommitBranch branch, java.util.Optional<Contract> contract) {
     return new TableCommitter(
         catalog,
         GROUP,
@@ -743,21 +740,7 @@ class TableCommitterUpsertTest {
         TOPIC,
         keyIndex,
         table -> branch,
-        table -> java.util.Optional.empty(),
-        ThreadPools.getWorkerPool());
-  }
-
-  /** A table committer as the coordinator builds it, db.orders having {@link #CONTRACT}. */
-  private TableCommitter committerWithContract() {
-    Contract contract = Contract.parse(CONTRACT);
-    return new TableCommitter(
-        catalog,
-        GROUP,
-        "orders",
-        TOPIC,
-        KeyIndexSettings.off(),
-        table -> CommitBranch.MAIN,
-        table -> java.util.Optional.of(contract),
+        table -> contract,
         ThreadPools.getWorkerPool());
   }
 
