@@ -31,18 +31,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The distribution profile of what a commit appends to a table with a contract, from the column
- * metrics of its data files (read from the workers' manifests; the data is not read again): the
- * rows, and per column the contract names (at most {@link #MAX_COLUMNS}) its nulls and their
- * fraction, its NaNs, and, for numbers, dates, times and timestamps, its least and greatest value;
- * the counts of every column go to the table's metrics ({@link Profile}). Texts and bytes get no
- * bounds: their values may be personal data, and their bounds are truncated.
+ * The distribution profile of what a commit adds to a table with a contract, from the column
+ * metrics of its data files (the data is not read again): the rows, and per column the contract
+ * names (at most {@link #MAX_COLUMNS}) its nulls and their fraction, its NaNs, and, for numbers,
+ * dates, times and timestamps, its least and greatest value; the counts of every column go to the
+ * table's metrics ({@link Profile}). Texts and bytes get no bounds: their values may be personal
+ * data, and their bounds are truncated.
  *
  * <ul>
- *   <li>{@code floe.profile.rows}: the rows the commit appends;
+ *   <li>{@code floe.profile.rows}: the rows the commit appends; for an upsert commit, every new
+ *       image it adds;
  *   <li>{@code floe.profile.columns}: {@code {"<column>": {"nulls": n, "null-fraction": f, "nans":
- *       n, "min": "…", "max": "…"}}}, a count or bound left out where a file lacks it.
+ *       n, "min": "…", "max": "…"}}}, a count or bound left out where a file lacks it;
+ *   <li>upsert commits only: {@code floe.profile.superseded}, the new images a later change of the
+ *       same commit superseded (the commit deletes them), and {@code floe.profile.deleted}, the
+ *       rows of earlier commits it retires, so that the table's live rows change by rows -
+ *       superseded - deleted.
  * </ul>
+ *
+ * Profiling never fails a commit: a profile that cannot be made is logged and left out.
  */
 final class CommitProfile {
   static final String ROWS = "floe.profile.rows";
