@@ -15,7 +15,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
@@ -54,13 +53,8 @@ class RegistryContractCheckTest {
   }
 
   private static Map<String, String> props(String registryUrl) {
-    Map<String, String> props = new HashMap<>();
-    props.put("name", "orders");
+    Map<String, String> props = IcebergSinkConnectorTest.ordersConnector();
     props.put("topics", "orders,payments");
-    props.put("iceberg.tables", "db.orders");
-    props.put("iceberg.catalog.type", "rest");
-    props.put("iceberg.catalog.uri", "http://catalog");
-    props.put("iceberg.kafka.bootstrap.servers", "broker:9092");
     props.put("iceberg.table.db.orders.contract", CONTRACT);
     props.put("value.converter", "io.floe.connect.avro.AvroConverter");
     props.put("value.converter.schema.registry.url", registryUrl);
@@ -77,6 +71,17 @@ class RegistryContractCheckTest {
     LogCapture logs = LogCapture.of(RegistryContractCheck.class);
     check(props).orElseThrow().run();
     return logs;
+  }
+
+  /** The one line the check of topic {@code orders} logs, which must be a WARN. */
+  private String onlyWarningOfOrders() {
+    Map<String, String> props = props(registry.url());
+    props.put("topics", "orders");
+    try (LogCapture logs = run(props)) {
+      assertThat(logs.lines()).hasSize(1);
+      assertThat(logs.at("WARN")).hasSize(1);
+      return logs.at("WARN").get(0);
+    }
   }
 
   @Test
@@ -116,35 +121,23 @@ class RegistryContractCheckTest {
     registry.add("orders-value", ORDER);
     int id = registry.add("orders-value", order(""));
     registry.globalLevel("FULL_TRANSITIVE");
-    Map<String, String> props = props(registry.url());
-    props.put("topics", "orders");
-    try (LogCapture logs = run(props)) {
-      assertThat(logs.at("WARN"))
-          .singleElement()
-          .asString()
-          .contains("at compatibility level FULL_TRANSITIVE (latest schema id " + id + ")")
-          .contains(
-              "its latest schema (id "
-                  + id
-                  + "): it has no field customer, which the contract requires. Records")
-          .endsWith(
-              "task): register a schema with the contract's required fields non-null, of its"
-                  + " types and without defaults, or change the contract");
-    }
+    assertThat(onlyWarningOfOrders())
+        .contains("at compatibility level FULL_TRANSITIVE (latest schema id " + id + ")")
+        .contains(
+            "its latest schema (id "
+                + id
+                + "): it has no field customer, which the contract requires. Records")
+        .endsWith(
+            "task): register a schema with the contract's required fields non-null, of its"
+                + " types and without defaults, or change the contract");
   }
 
   @Test
   void aSubjectWithoutSchemaIsJudgedByItsLevel() {
     registry.globalLevel("BACKWARD");
-    Map<String, String> props = props(registry.url());
-    props.put("topics", "orders");
-    try (LogCapture logs = run(props)) {
-      assertThat(logs.at("WARN"))
-          .singleElement()
-          .asString()
-          .contains("at compatibility level BACKWARD (latest schema not read: Subject orders-value")
-          .contains("it lets a new schema drop the required fields [id, customer]");
-    }
+    assertThat(onlyWarningOfOrders())
+        .contains("at compatibility level BACKWARD (latest schema not read: Subject orders-value")
+        .contains("it lets a new schema drop the required fields [id, customer]");
   }
 
   @Test

@@ -4,7 +4,7 @@
  */
 package io.floe.connect.avro;
 
-import java.util.Locale;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -14,52 +14,36 @@ import java.util.Optional;
  * _TRANSITIVE} levels check against every earlier version, the others against the latest only.
  */
 public enum CompatibilityLevel {
-  NONE(false, false, false),
-  BACKWARD(true, false, false),
-  BACKWARD_TRANSITIVE(true, false, true),
-  FORWARD(false, true, false),
-  FORWARD_TRANSITIVE(false, true, true),
-  FULL(true, true, false),
-  FULL_TRANSITIVE(true, true, true);
+  NONE,
+  BACKWARD,
+  BACKWARD_TRANSITIVE,
+  FORWARD,
+  FORWARD_TRANSITIVE,
+  FULL,
+  FULL_TRANSITIVE;
 
-  private final boolean newReadsOld;
-  private final boolean oldReadsNew;
-  private final boolean transitive;
-
-  CompatibilityLevel(boolean newReadsOld, boolean oldReadsNew, boolean transitive) {
-    this.newReadsOld = newReadsOld;
-    this.oldReadsNew = oldReadsNew;
-    this.transitive = transitive;
-  }
+  private static final String TRANSITIVE = "_TRANSITIVE";
 
   /** The level a registry names, in any letter case; empty for a name Floe does not know. */
   public static Optional<CompatibilityLevel> forName(String name) {
-    if (name == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(valueOf(name.trim().toUpperCase(Locale.ROOT)));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** Whether the registry checks that the new schema can read what the earlier one wrote. */
-  public boolean newReadsOld() {
-    return newReadsOld;
+    return name == null
+        ? Optional.empty()
+        : Arrays.stream(values())
+            .filter(level -> level.name().equalsIgnoreCase(name.trim()))
+            .findFirst();
   }
 
   /**
-   * Whether the registry checks that the earlier schema can read what the new one writes: the only
-   * check that refuses a new schema without a field the earlier one has and gives no default, or
-   * with such a field turned nullable.
+   * Whether the registry checks that the earlier schema can read what the new one writes (FORWARD
+   * and FULL): the only check that refuses a new schema without a field the earlier one has and
+   * gives no default, or with such a field turned nullable.
    */
   public boolean oldReadsNew() {
-    return oldReadsNew;
+    return name().startsWith("FORWARD") || name().startsWith("FULL");
   }
 
   /** Whether the registry checks against every earlier version, not only the latest. */
   public boolean transitive() {
-    return transitive;
+    return name().endsWith(TRANSITIVE);
   }
 }
