@@ -143,6 +143,11 @@ final class RegistryContractCheck {
     try {
       checkAll(tables);
     } catch (RuntimeException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        // the connector stopped meanwhile
+        LOG.debug("The schema registry check of tables {} stopped: {}", tables, e.getMessage());
+        return;
+      }
       // SchemaRegistryException above all: unreachable, 5xx, 401/403; the check only warns
       LOG.warn(
           "Cannot check the schema registry against the data contracts of tables {}; the"

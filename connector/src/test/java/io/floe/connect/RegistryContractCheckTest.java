@@ -212,4 +212,19 @@ class RegistryContractCheckTest {
       assertThat(logs.at("WARN")).hasSize(2);
     }
   }
+
+  @Test
+  void aCheckWaitingForTheRegistryEndsQuietlyWhenTheConnectorStops() throws Exception {
+    // accepts connections and never answers
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        LogCapture logs = LogCapture.of(RegistryContractCheck.class)) {
+      Thread thread =
+          check(props("http://127.0.0.1:" + silent.getLocalPort())).orElseThrow().start("orders");
+      Thread.sleep(200);
+      thread.interrupt();
+      thread.join(2_000);
+      assertThat(thread.isAlive()).isFalse();
+      assertThat(logs.lines()).isEmpty();
+    }
+  }
 }
