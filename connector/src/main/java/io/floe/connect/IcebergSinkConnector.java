@@ -32,6 +32,7 @@ public class IcebergSinkConnector extends SinkConnector {
 
   private final WorkerKafka worker;
   private Map<String, String> props;
+  private Thread registryCheck;
 
   public IcebergSinkConnector() {
     this(WorkerKafka.ofThisProcess());
@@ -65,6 +66,7 @@ public class IcebergSinkConnector extends SinkConnector {
     ClearTextSecrets credentials = ClearTextSecrets.of(props, worker);
     credentials.warning().ifPresent(LOG::warn);
     credentials.note().ifPresent(LOG::info);
+    registryCheck = RegistryContractCheck.startFor(props, config).orElse(null);
     // before any task runs: tasks creating one namespace at once can lose a table's metadata
     Namespaces.createListed(config);
     this.props = Map.copyOf(props);
@@ -95,6 +97,9 @@ public class IcebergSinkConnector extends SinkConnector {
   @Override
   public void stop() {
     LOG.info("Stopping Floe sink connector");
+    if (registryCheck != null) {
+      registryCheck.interrupt();
+    }
   }
 
   @Override

@@ -44,7 +44,7 @@ class ArchitectureTest {
     ARROWS.put("files", Set.of());
     ARROWS.put("branch", Set.of());
     ARROWS.put("deletes", Set.of("branch", "files", "memory"));
-    ARROWS.put("avro", Set.of("version"));
+    ARROWS.put("avro", Set.of("contract", "version"));
     ARROWS.put("json", Set.of("version"));
     ARROWS.put("contract", Set.of());
     ARROWS.put("config", Set.of("cdc", "contract", "convert"));

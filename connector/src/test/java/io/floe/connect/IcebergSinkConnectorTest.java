@@ -27,7 +27,8 @@ class IcebergSinkConnectorTest {
     return WorkerFiles.distributedWorker(dir, properties);
   }
 
-  private static Map<String, String> withCredentials() {
+  /** Connector {@code orders} writing topic {@code orders} to db.orders through a REST catalog. */
+  static Map<String, String> ordersConnector() {
     Map<String, String> props = new HashMap<>();
     props.put("name", "orders");
     props.put("topics", "orders");
@@ -35,6 +36,11 @@ class IcebergSinkConnectorTest {
     props.put("iceberg.catalog.type", "rest");
     props.put("iceberg.catalog.uri", "http://catalog");
     props.put("iceberg.kafka.bootstrap.servers", "broker:9092");
+    return props;
+  }
+
+  private static Map<String, String> withCredentials() {
+    Map<String, String> props = ordersConnector();
     props.put("iceberg.catalog.credential", "client:" + CANARY);
     props.put("iceberg.catalog.s3.secret-access-key", CANARY);
     props.put("iceberg.kafka.ssl.key.password", CANARY + "-key");

@@ -155,7 +155,7 @@ class SparkReadsRetiredKeysIT {
             RetiredKeys.of(table.schema(), Set.of(1), keys),
             writeFiles(table, images),
             "floe-it-" + UUID.randomUUID(),
-            (delta, base) -> delta.set("floe.test-cycle", "yes"));
+            (delta, base, deletes) -> delta.set("floe.test-cycle", "yes"));
   }
 
   private static GenericRecord key(Schema keySchema, long value) {

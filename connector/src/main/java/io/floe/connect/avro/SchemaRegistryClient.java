@@ -161,6 +161,35 @@ public final class SchemaRegistryClient {
     return new RegisteredSchema(id, schema);
   }
 
+  /**
+   * The compatibility level that applies to a subject: the subject's own, else the registry's
+   * global one ({@code GET /config/{subject}?defaultToGlobal=true}; {@code GET /config} when the
+   * registry answers 404 to that, as registries that have no level for the subject and do not read
+   * the parameter do). Not cached.
+   *
+   * @return the level as the registry names it, which may be one Floe does not know
+   * @throws SchemaRegistryException when the registry cannot be used or answers without a level
+   */
+  public String compatibilityLevel(String subject) {
+    String what = "the compatibility level of subject " + subject;
+    RegistryTransport.Response response =
+        transport.get("/config/" + encode(subject) + "?defaultToGlobal=true");
+    if (response.status() == 404) {
+      response = transport.get("/config");
+    }
+    JsonNode answer = success(response, what);
+    // Confluent answers compatibilityLevel; some registries and versions say compatibility
+    JsonNode level = answer.path("compatibilityLevel");
+    if (!level.isTextual()) {
+      level = answer.path("compatibility");
+    }
+    if (!level.isTextual()) {
+      throw new SchemaRegistryException(
+          "The schema registry at " + response.endpoint() + " answered " + what + " without one");
+    }
+    return level.asText();
+  }
+
   /** Parses a schema answer, after its references, into one parser. */
   private Schema parse(JsonNode answer, String what, RegistryTransport.Response response) {
     String type = answer.path("schemaType").asText("AVRO");

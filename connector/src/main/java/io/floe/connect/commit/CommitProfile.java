@@ -7,6 +7,7 @@ package io.floe.connect.commit;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.floe.connect.contract.Contract;
 import io.floe.connect.contract.FieldRule;
+import io.floe.connect.deletes.WrittenDeletes;
 import io.floe.connect.metrics.ColumnCounts;
 import io.floe.connect.metrics.TableMetrics;
 import java.io.UncheckedIOException;
@@ -30,22 +31,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The distribution profile of what a commit appends to a table with a contract, from the column
- * metrics of its data files (read from the workers' manifests; the data is not read again): the
- * rows, and per column the contract names (at most {@link #MAX_COLUMNS}) its nulls and their
- * fraction, its NaNs, and, for numbers, dates, times and timestamps, its least and greatest value;
- * the counts of every column go to the table's metrics ({@link Profile}). Texts and bytes get no
- * bounds: their values may be personal data, and their bounds are truncated.
+ * The distribution profile of what a commit adds to a table with a contract, from the column
+ * metrics of its data files (the data is not read again): the rows, and per column the contract
+ * names (at most {@link #MAX_COLUMNS}) its nulls and their fraction, its NaNs, and, for numbers,
+ * dates, times and timestamps, its least and greatest value; the counts of every column go to the
+ * table's metrics ({@link Profile}). Texts and bytes get no bounds: their values may be personal
+ * data, and their bounds are truncated.
  *
  * <ul>
- *   <li>{@code floe.profile.rows}: the rows the commit appends;
+ *   <li>{@code floe.profile.rows}: the rows the commit appends; for an upsert commit, every new
+ *       image it adds;
  *   <li>{@code floe.profile.columns}: {@code {"<column>": {"nulls": n, "null-fraction": f, "nans":
- *       n, "min": "…", "max": "…"}}}, a count or bound left out where a file lacks it.
+ *       n, "min": "…", "max": "…"}}}, a count or bound left out where a file lacks it;
+ *   <li>upsert commits only: {@code floe.profile.superseded}, the new images a later change of the
+ *       same commit superseded (the commit deletes them), and {@code floe.profile.deleted}, the
+ *       rows of earlier commits it retires, so that the table's live rows change by rows -
+ *       superseded - deleted.
  * </ul>
+ *
+ * Profiling never fails a commit: a profile that cannot be made is logged and left out.
  */
 final class CommitProfile {
   static final String ROWS = "floe.profile.rows";
   static final String COLUMNS = "floe.profile.columns";
+
+  /** Upsert commits: the rows of the commit's new images that a later change of it superseded. */
+  static final String SUPERSEDED = "floe.profile.superseded";
+
+  /** Upsert commits: the rows of earlier commits the commit retires (deleted or replaced). */
+  static final String DELETED = "floe.profile.deleted";
 
   /** The most columns a summary profiles. */
   static final int MAX_COLUMNS = 16;
@@ -72,21 +86,10 @@ final class CommitProfile {
    */
   static Optional<Profile> set(
       SnapshotUpdate<?> update, Table table, Contract contract, List<PendingEvent> events) {
-    Map<String, Column> columns = new LinkedHashMap<>();
-    addColumns(table.schema().asStruct(), "", columns);
-    long[] rows = {0};
+    Accumulator files = new Accumulator(table);
     try {
       for (PendingEvent event : events) {
-        UpsertEvents.readFiles(
-            table,
-            event.event(),
-            file -> {
-              rows[0] += file.recordCount();
-              for (Column column : columns.values()) {
-                column.add(file);
-              }
-            },
-            keys -> {});
+        UpsertEvents.readFiles(table, event.event(), files::add, keys -> {});
       }
     } catch (RuntimeException e) {
       LOG.warn(
@@ -95,18 +98,80 @@ final class CommitProfile {
           e instanceof UncheckedIOException u ? u.getCause() : e.toString());
       return Optional.empty();
     }
-    ObjectNode profile = JsonUtil.mapper().createObjectNode();
-    for (FieldRule rule : contract.fields()) {
-      Column column = columns.get(rule.path());
-      if (column != null && profile.size() < MAX_COLUMNS) {
-        profile.set(rule.path(), column.describe(rows[0]));
+    return Optional.of(files.set(update, contract));
+  }
+
+  /**
+   * Sets the profile of an upsert commit on its row delta, and returns it for the table's metrics:
+   * the rows and columns of the new images it adds (every image the workers wrote, from their data
+   * files' metrics), how many of them a later change of the same commit superseded ({@value
+   * #SUPERSEDED}), and how many rows of earlier commits it retires ({@value #DELETED}; left out of
+   * a commit that empties the table first, which removes its files whole). Never throws: a profile
+   * that cannot be made is told and left out, and the commit goes on.
+   *
+   * @param dataFiles the commit's new data files
+   * @param supersededRows the rows of {@code dataFiles} the commit deletes
+   * @param deletes the delete files of the attempt, which delete the retired rows and the
+   *     superseded ones
+   * @param truncates whether the commit empties the table before adding its images
+   */
+  static Optional<Profile> setUpsert(
+      SnapshotUpdate<?> update,
+      Table table,
+      Contract contract,
+      List<DataFile> dataFiles,
+      long supersededRows,
+      WrittenDeletes deletes,
+      boolean truncates) {
+    try {
+      Accumulator files = new Accumulator(table);
+      dataFiles.forEach(files::add);
+      Profile profile = files.set(update, contract);
+      update.set(SUPERSEDED, Long.toString(supersededRows));
+      if (!truncates) {
+        update.set(DELETED, Long.toString(deletes.rowsDeleted() - supersededRows));
+      }
+      return Optional.of(profile);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Table {}: the upsert commit carries no profile, as it could not be made: {}",
+          table.name(),
+          e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /** The rows and columns of the data files seen so far. */
+  private static final class Accumulator {
+    private final Map<String, Column> columns = new LinkedHashMap<>();
+    private long rows;
+
+    Accumulator(Table table) {
+      addColumns(table.schema().asStruct(), "", columns);
+    }
+
+    void add(DataFile file) {
+      rows += file.recordCount();
+      for (Column column : columns.values()) {
+        column.add(file);
       }
     }
-    update.set(ROWS, Long.toString(rows[0]));
-    update.set(COLUMNS, profile.toString());
-    List<ColumnCounts> counts = new ArrayList<>();
-    columns.forEach((name, column) -> counts.add(column.counts(name)));
-    return Optional.of(new Profile(rows[0], counts));
+
+    /** Sets the rows and the contract's columns on {@code update}. */
+    Profile set(SnapshotUpdate<?> update, Contract contract) {
+      ObjectNode profile = JsonUtil.mapper().createObjectNode();
+      for (FieldRule rule : contract.fields()) {
+        Column column = columns.get(rule.path());
+        if (column != null && profile.size() < MAX_COLUMNS) {
+          profile.set(rule.path(), column.describe(rows));
+        }
+      }
+      update.set(ROWS, Long.toString(rows));
+      update.set(COLUMNS, profile.toString());
+      List<ColumnCounts> counts = new ArrayList<>();
+      columns.forEach((name, column) -> counts.add(column.counts(name)));
+      return new Profile(rows, counts);
+    }
   }
 
   /** The columns of primitive type under {@code struct}, by full name, to the metrics' limit. */

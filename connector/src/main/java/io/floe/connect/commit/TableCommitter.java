@@ -14,6 +14,7 @@ import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.deletes.KeyIndexes;
 import io.floe.connect.deletes.StagedUpsert;
 import io.floe.connect.deletes.UpsertCommit;
+import io.floe.connect.deletes.WrittenDeletes;
 import io.floe.connect.maintain.Marks;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -672,16 +673,28 @@ final class TableCommitter {
   /**
    * What an upsert commit adds to each attempt: the cycle's marks and the check that no commit of
    * this connector landed since (into {@code validThrough}, the table's watermark), the truncates,
-   * and the {@link CommitMarks#LAST_COMMIT} property.
+   * the profile of a table with a contract, and the {@link CommitMarks#LAST_COMMIT} property.
    */
   private UpsertCommit.BeforeCommit beforeUpsertCommit(
       Prepared prepared, UpsertEvents events, Cycle cycle, Long[] validThrough) {
     return new UpsertCommit.BeforeCommit() {
       @Override
-      public void prepare(RowDelta delta, Snapshot base) {
+      public void prepare(RowDelta delta, Snapshot base, WrittenDeletes deletes) {
         validThrough[0] = mark(delta, prepared, cycle);
         if (events.truncated()) {
           delta.set(CommitMarks.TRUNCATED_AT, describe(events.truncates()));
+        }
+        Optional<Contract> contract = contracts.apply(prepared.name());
+        if (contract.isPresent()) {
+          CommitProfile.setUpsert(
+                  delta,
+                  prepared.table(),
+                  contract.get(),
+                  events.dataFiles(),
+                  events.supersededRows(),
+                  deletes,
+                  events.truncated())
+              .ifPresent(profile -> profiles.put(prepared.name(), profile));
         }
       }
 

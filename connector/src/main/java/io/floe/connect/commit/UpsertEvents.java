@@ -452,6 +452,11 @@ final class UpsertEvents {
     return superseded;
   }
 
+  /** How many rows {@link #superseded()} names. */
+  long supersededRows() {
+    return superseded.stream().mapToLong(rows -> rows.positions().length).sum();
+  }
+
   /**
    * Whether the commit empties the table before it adds the kept hand-overs' files: a hand-over
    * read a truncate.

@@ -95,7 +95,7 @@ public final class StagedUpsert {
     if (manifestReaders != null) {
       delta.scanManifestsWith(manifestReaders);
     }
-    beforeCommit.prepare(delta, base);
+    beforeCommit.prepare(delta, base, deletes);
     delta.commit();
     beforeCommit.applied(started);
     this.transaction = started;

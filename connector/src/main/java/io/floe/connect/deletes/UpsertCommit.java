@@ -135,8 +135,9 @@ public final class UpsertCommit {
      * @param delta the filled row delta: set summary properties or validators on it
      * @param base the snapshot this attempt located the keys in, null if the table had none; a
      *     caller that decided anything from an earlier read of the table decides it again here
+     * @param deletes the delete files the attempt wrote, and the rows they delete
      */
-    void prepare(RowDelta delta, Snapshot base);
+    void prepare(RowDelta delta, Snapshot base, WrittenDeletes deletes);
 
     /**
      * Called once per attempt, after the row delta is applied to the attempt's transaction and

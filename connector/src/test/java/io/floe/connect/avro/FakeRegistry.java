@@ -30,7 +30,7 @@ import org.apache.avro.Schema;
  * A few endpoints of the Confluent Schema Registry API on a JDK HTTP server, with request counts
  * and switches for failures: enough to test the client against real HTTP.
  */
-final class FakeRegistry implements AutoCloseable {
+public final class FakeRegistry implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
@@ -41,6 +41,9 @@ final class FakeRegistry implements AutoCloseable {
   private final List<String> authorizations = Collections.synchronizedList(new ArrayList<>());
   private final AtomicInteger failuresLeft = new AtomicInteger();
   private final AtomicInteger nextId = new AtomicInteger(1);
+  private final Map<String, String> levels = new ConcurrentHashMap<>();
+  private volatile String globalLevel = "BACKWARD";
+  private volatile boolean defaultToGlobalIgnored;
   private volatile int failureStatus = 503;
   private volatile String requiredAuthorization;
   private volatile int fixedStatus;
@@ -57,16 +60,16 @@ final class FakeRegistry implements AutoCloseable {
     server.start();
   }
 
-  static FakeRegistry start() {
+  public static FakeRegistry start() {
     return new FakeRegistry();
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
   /** A URL nothing listens on. */
-  static String deadUrl() {
+  public static String deadUrl() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return "http://127.0.0.1:" + socket.getLocalPort();
     } catch (IOException e) {
@@ -80,7 +83,7 @@ final class FakeRegistry implements AutoCloseable {
   }
 
   /** Registers a schema directly; returns its id. */
-  int add(String subject, Schema schema) {
+  public int add(String subject, Schema schema) {
     return register(subject, schema.toString());
   }
 
@@ -92,12 +95,12 @@ final class FakeRegistry implements AutoCloseable {
   }
 
   /** How many requests came for a method and path, e.g. {@code GET /schemas/ids/1}. */
-  int count(String methodAndPath) {
+  public int count(String methodAndPath) {
     AtomicInteger count = counts.get(methodAndPath);
     return count == null ? 0 : count.get();
   }
 
-  int totalRequests() {
+  public int totalRequests() {
     return counts.values().stream().mapToInt(AtomicInteger::get).sum();
   }
 
@@ -106,6 +109,24 @@ final class FakeRegistry implements AutoCloseable {
     synchronized (authorizations) {
       return new ArrayList<>(authorizations);
     }
+  }
+
+  /** Sets a subject's own compatibility level. */
+  public void level(String subject, String level) {
+    levels.put(subject, level);
+  }
+
+  /** Sets the global compatibility level ({@code BACKWARD} by default). */
+  public void globalLevel(String level) {
+    globalLevel = level;
+  }
+
+  /**
+   * Answers {@code GET /config/{subject}} of a subject without a level of its own with 404 error
+   * 40408 even with {@code defaultToGlobal=true}, as registries that do not read it do.
+   */
+  public void ignoreDefaultToGlobal() {
+    defaultToGlobalIgnored = true;
   }
 
   /** Answers the next {@code n} requests with this 5xx status. */
@@ -120,7 +141,7 @@ final class FakeRegistry implements AutoCloseable {
   }
 
   /** Refuses requests without exactly this Authorization header with 401. */
-  void requireAuthorization(String header) {
+  public void requireAuthorization(String header) {
     requiredAuthorization = header;
   }
 
@@ -180,6 +201,9 @@ final class FakeRegistry implements AutoCloseable {
       return error(failureStatus, failureStatus * 100, "failing on purpose");
     }
     String[] parts = path.substring(1).split("/");
+    if (method.equals("GET") && parts[0].equals("config")) {
+      return level(parts, exchange.getRequestURI().getRawQuery());
+    }
     if (method.equals("GET") && parts.length == 3 && parts[0].equals("schemas")) {
       CountDownLatch held = gate;
       if (held != null) {
@@ -232,6 +256,20 @@ final class FakeRegistry implements AutoCloseable {
       }
     }
     return error(404, 404, "HTTP 404 Not Found");
+  }
+
+  private Object[] level(String[] parts, String query) {
+    if (parts.length == 1) {
+      return new Object[] {200, Map.of("compatibilityLevel", globalLevel)};
+    }
+    String own = levels.get(URLDecoder.decode(parts[1], StandardCharsets.UTF_8));
+    if (own != null) {
+      return new Object[] {200, Map.of("compatibilityLevel", own)};
+    }
+    boolean toGlobal = query != null && query.contains("defaultToGlobal=true");
+    return toGlobal && !defaultToGlobalIgnored
+        ? new Object[] {200, Map.of("compatibilityLevel", globalLevel)}
+        : error(404, 40408, "Subject does not have subject-level compatibility configured");
   }
 
   private Object[] schemaById(int id) {

@@ -287,6 +287,34 @@ class SchemaRegistryClientTest {
         .hasMessageContaining("base URL");
   }
 
+  @Test
+  void readsASubjectsOwnLevelElseTheGlobalOne() {
+    registry.level("orders-value", "FULL_TRANSITIVE");
+    registry.globalLevel("NONE");
+    SchemaRegistryClient client = client(registry.url());
+    assertThat(client.compatibilityLevel("orders-value")).isEqualTo("FULL_TRANSITIVE");
+    assertThat(client.compatibilityLevel("payments-value")).isEqualTo("NONE");
+    assertThat(registry.count("GET /config")).isZero();
+  }
+
+  @Test
+  void readsTheGlobalLevelWhenTheRegistryHasNoneForTheSubjectAndIgnoresDefaultToGlobal() {
+    registry.globalLevel("FORWARD");
+    registry.ignoreDefaultToGlobal();
+    assertThat(client(registry.url()).compatibilityLevel("orders-value")).isEqualTo("FORWARD");
+    assertThat(registry.count("GET /config/orders-value")).isOne();
+    assertThat(registry.count("GET /config")).isOne();
+  }
+
+  @Test
+  void aLevelRequestTheRegistryFailsIsARegistryFailure() {
+    registry.answerAll(500);
+    SchemaRegistryClient client = client(registry.url(), AvroConverterConfig.RETRIES, "0");
+    assertThatThrownBy(() -> client.compatibilityLevel("orders-value"))
+        .isInstanceOf(SchemaRegistryException.class)
+        .hasMessageContaining("GET /config/orders-value?defaultToGlobal=true");
+  }
+
   private static String basic(String userInfo) {
     return "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
   }

@@ -9,14 +9,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.connect.LogCapture;
 import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.TestContracts;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.deletes.KeyIndexSettings;
+import io.floe.connect.deletes.WrittenDeletes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -29,7 +32,10 @@ import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The contract's id, version, hash and rules in every commit, and a change of it told once. */
+/**
+ * The contract's id, version, hash and rules in every commit, a change of it told once, and the
+ * profile of what a commit adds.
+ */
 class ContractMarksTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
@@ -48,6 +54,11 @@ class ContractMarksTest {
               required: true
               logicalTypeOptions: {minimum: 1}
       """;
+
+  private static final Contract SCORES =
+      Contract.parse(TestContracts.orders("score number", "day date"));
+  private static final WrittenDeletes SEVEN_DELETED =
+      new WrittenDeletes(List.of(), List.of(), java.util.Set.of(), 7);
 
   private InMemoryCatalog catalog;
   private Table table;
@@ -100,8 +111,8 @@ class ContractMarksTest {
     table.refresh();
   }
 
-  @Test
-  void aCommitOfATableWithAContractCarriesTheProfileOfItsFilesMetrics() throws Exception {
+  /** Table db.scores, of the columns of the profile test, as {@link #table}. */
+  private void createScores() {
     Schema schema =
         new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -111,6 +122,11 @@ class ContractMarksTest {
     table =
         catalog.createTable(
             TableIdentifier.of("db", "scores"), schema, PartitionSpec.unpartitioned());
+  }
+
+  @Test
+  void aCommitOfATableWithAContractCarriesTheProfileOfItsFilesMetrics() throws Exception {
+    createScores();
     Contract contract =
         Contract.parse(
             """
@@ -166,6 +182,70 @@ class ContractMarksTest {
                         + "\"email\":{\"nulls\":6,\"null-fraction\":0.15},"
                         + "\"day\":{\"nulls\":0,\"null-fraction\":0.0,"
                         + "\"min\":\"1970-04-01\",\"max\":\"1970-05-01\"}}"));
+  }
+
+  @Test
+  void anUpsertProfileCountsTheImagesTheSupersededAndTheRetiredRows() {
+    createScores();
+    RowDelta delta = table.newRowDelta();
+    List<org.apache.iceberg.DataFile> images =
+        List.of(
+            file(10, 0L, 1L, 2L, 5L, -1.5, 2.0, 100, 120),
+            file(30, 0L, 3L, 0L, 1L, 0.5, 9.25, 90, 110));
+    assertThat(CommitProfile.setUpsert(delta, table, SCORES, images, 4, SEVEN_DELETED, false))
+        .map(CommitProfile.Profile::rows)
+        .contains(40L);
+    assertThat(delta.apply().summary())
+        .containsEntry(CommitProfile.ROWS, "40")
+        .containsEntry(CommitProfile.SUPERSEDED, "4")
+        .containsEntry(CommitProfile.DELETED, "3")
+        .containsEntry(
+            CommitProfile.COLUMNS,
+            "{\"score\":{\"nulls\":4,\"null-fraction\":0.1,\"nans\":2,\"min\":\"-1.5\","
+                + "\"max\":\"9.25\"},\"day\":{\"nulls\":0,\"null-fraction\":0.0,"
+                + "\"min\":\"1970-04-01\",\"max\":\"1970-05-01\"}}");
+
+    RowDelta truncating = table.newRowDelta();
+    CommitProfile.setUpsert(truncating, table, SCORES, images, 0, SEVEN_DELETED, true);
+    assertThat(truncating.apply().summary())
+        .containsEntry(CommitProfile.ROWS, "40")
+        .doesNotContainKey(CommitProfile.DELETED);
+  }
+
+  @Test
+  void anUpsertProfileThatCannotBeMadeIsToldAndTheCommitGoesOnWithoutIt() {
+    createScores();
+    // a bound of one byte for a date column: the file's metrics cannot be read
+    java.nio.ByteBuffer oneByte = java.nio.ByteBuffer.wrap(new byte[] {7});
+    org.apache.iceberg.DataFile broken =
+        org.apache.iceberg.DataFiles.builder(table.spec())
+            .copy(file(10, 0L, 1L, 2L, 5L, -1.5, 2.0, 100, 120))
+            .withMetrics(
+                new org.apache.iceberg.Metrics(
+                    10L, null, null, Map.of(4, 0L), null, Map.of(4, oneByte), Map.of(4, oneByte)))
+            .build();
+    RowDelta delta = table.newRowDelta().addRows(broken);
+    try (LogCapture logs = LogCapture.of(CommitProfile.class)) {
+      assertThat(
+              CommitProfile.setUpsert(
+                  delta, table, SCORES, List.of(broken), 0, SEVEN_DELETED, false))
+          .isEmpty();
+      assertThat(logs.at("WARN"))
+          .singleElement()
+          .asString()
+          .startsWith(
+              "WARN Table test.db.scores: the upsert commit carries no profile, as it could not"
+                  + " be made");
+    }
+    delta.commit();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("added-records", "10")
+        .doesNotContainKeys(
+            CommitProfile.ROWS,
+            CommitProfile.COLUMNS,
+            CommitProfile.SUPERSEDED,
+            CommitProfile.DELETED);
   }
 
   /** A data file of {@code rows} rows with the column metrics of the profile test. */

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.connect.LogCapture;
 import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.UpsertKeys;
+import io.floe.connect.contract.Contract;
+import io.floe.connect.contract.TestContracts;
 import io.floe.connect.control.ChangeSource;
 import io.floe.connect.control.ControlTopic;
 import io.floe.connect.control.DataWritten;
@@ -77,6 +79,9 @@ class TableCommitterUpsertTest {
   private static final ControlTopic TOPIC =
       new ControlTopic(
           "floe-control", Uuid.randomUuid(), List.of(new TopicPartition("floe-control", 0)));
+
+  private static final Contract CONTRACT =
+      Contract.parse(TestContracts.orders("id integer required", "name string"));
 
   @TempDir Path dir;
   private JdbcCatalog catalog;
@@ -365,6 +370,64 @@ class TableCommitterUpsertTest {
     }
   }
 
+  /**
+   * An upsert commit of a table with a contract carries the profile of the images it adds (every
+   * image written, from the data files' metrics), the images of it a later change superseded, and
+   * the stored rows it retires: the table grows by rows - superseded - deleted.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void anUpsertCommitCarriesTheProfileOfItsImagesAndCountsWhatItDeletes(int formatVersion) {
+    createTable(formatVersion);
+    TableCommitter committer = committerWithContract();
+    UUID one = UUID.randomUUID();
+    List<Record> stored = List.of(row(1, "stored"), row(2, null), row(5, "stored"));
+    assertThat(committer.commit(cycle(one, events(one, 0, stored, List.of(1L, 2L, 5L)), 2, 3)))
+        .extracting(TableCommitter.Outcome::failures)
+        .isEqualTo(Map.of());
+    assertThat(profile())
+        .isEqualTo(
+            Map.of(
+                "floe.profile.rows", "3",
+                "floe.profile.superseded", "0",
+                "floe.profile.deleted", "0",
+                "floe.profile.columns",
+                    "{\"id\":{\"nulls\":0,\"null-fraction\":0.0,\"min\":\"1\",\"max\":\"5\"},"
+                        + "\"name\":{\"nulls\":1,\"null-fraction\":0.3333333333333333}}"));
+    assertThat(committer.takeProfile("db.orders")).map(p -> p.rows()).contains(3L);
+
+    UUID two = UUID.randomUUID();
+    List<PendingEvent> cycleTwo =
+        events(
+            two,
+            2,
+            // key 1 twice (the first superseded), 4 new, 7 created then deleted (superseded);
+            // the stored rows of 1 and 2 retired, 2 deleted
+            List.of(row(1, "first"), row(4, null), row(1, "last"), row(7, "gone")),
+            List.of(1L, 2L, 4L, 7L),
+            Shipped.byWorker("db.orders", two),
+            null,
+            new long[] {0, 3});
+    Map<Long, String> before = rows();
+    assertThat(committer.commit(cycle(two, cycleTwo, 4, 7)).failures()).isEmpty();
+    Map<Long, String> after = rows();
+    Map<String, String> profile = profile();
+    assertThat(profile)
+        .containsEntry("floe.profile.rows", "4")
+        .containsEntry("floe.profile.superseded", "2")
+        .containsEntry("floe.profile.deleted", "2")
+        .containsEntry(
+            "floe.profile.columns",
+            "{\"id\":{\"nulls\":0,\"null-fraction\":0.0,\"min\":\"1\",\"max\":\"7\"},"
+                + "\"name\":{\"nulls\":1,\"null-fraction\":0.25}}");
+    Map<Long, String> expected = new TreeMap<>();
+    expected.put(1L, "last");
+    expected.put(4L, null);
+    expected.put(5L, "stored");
+    assertThat(after).isEqualTo(expected);
+    assertThat(after.size() - before.size()).isEqualTo(4 - 2 - 2);
+  }
+
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
   void twoHandOversInOneCommitKeepOnlyTheLaterChangeOfAKey(int formatVersion) {
@@ -397,7 +460,7 @@ class TableCommitterUpsertTest {
   @ValueSource(ints = {2, 3})
   void aTruncateEmptiesTheTableAndDropsTheEarlierHandOversOfItsPartitions(int formatVersion) {
     createTable(formatVersion);
-    TableCommitter committer = committer(KeyIndexSettings.off());
+    TableCommitter committer = committerWithContract();
     ChangeSource p0 = new ChangeSource("orders", 0, null);
     ChangeSource p1 = new ChangeSource("orders", 1, null);
     List<Record> first = new ArrayList<>();
@@ -438,6 +501,11 @@ class TableCommitterUpsertTest {
     assertThat(table.currentSnapshot().summary())
         .containsEntry("floe.truncated-at", "orders-0@50")
         .containsEntry("floe.commit-id", three.toString());
+    // the images of the kept hand-overs, key 40's superseded; the rows removed are not counted
+    assertThat(profile())
+        .containsEntry("floe.profile.rows", "3")
+        .containsEntry("floe.profile.superseded", "1")
+        .doesNotContainKey("floe.profile.deleted");
     List<String> live = new ArrayList<>();
     List<DeleteFile> deletes = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
@@ -655,6 +723,16 @@ class TableCommitterUpsertTest {
 
   /** A table committer as the coordinator builds it, committing db.orders to {@code branch}. */
   private TableCommitter committer(KeyIndexSettings keyIndex, CommitBranch branch) {
+    return committer(keyIndex, branch, java.util.Optional.empty());
+  }
+
+  /** A table committer as the coordinator builds it, db.orders having {@link #CONTRACT}. */
+  private TableCommitter committerWithContract() {
+    return committer(KeyIndexSettings.off(), CommitBranch.MAIN, java.util.Optional.of(CONTRACT));
+  }
+
+  private TableCommitter committer(
+      KeyIndexSettings keyIndex, CommitBranch branch, java.util.Optional<Contract> contract) {
     return new TableCommitter(
         catalog,
         GROUP,
@@ -662,8 +740,24 @@ class TableCommitterUpsertTest {
         TOPIC,
         keyIndex,
         table -> branch,
-        table -> java.util.Optional.empty(),
+        table -> contract,
         ThreadPools.getWorkerPool());
+  }
+
+  /** The profile of the table's current snapshot: its {@code floe.profile.*} properties. */
+  private Map<String, String> profile() {
+    table.refresh();
+    Map<String, String> profile = new TreeMap<>();
+    table
+        .currentSnapshot()
+        .summary()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith("floe.profile.")) {
+                profile.put(key, value);
+              }
+            });
+    return profile;
   }
 
   /** Another writer appends {@code rows} to main; returns the new snapshot's id. */

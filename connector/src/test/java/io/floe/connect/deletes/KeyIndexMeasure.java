@@ -148,7 +148,7 @@ public final class KeyIndexMeasure {
       long commitStart = System.nanoTime();
       UpsertCommit.Outcome outcome =
           new UpsertCommit(table, 3, index)
-              .commit(cycleKeys, files, "floe-m" + cycle, (d, b) -> {});
+              .commit(cycleKeys, files, "floe-m" + cycle, (d, b, w) -> {});
       table.refresh();
       System.out.printf(
           "upsert commit %d with the index: %.2f s (locate %.3f s, %d files read); index current"

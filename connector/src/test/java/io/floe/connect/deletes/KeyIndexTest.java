@@ -324,7 +324,7 @@ class KeyIndexTest {
         images.isEmpty()
             ? List.of()
             : DeleteTables.write(table, images.stream().map(id -> row(id, "new")).toList());
-    return new UpsertCommit(table, 3, with).commit(keys, files, "floe-test", (d, b) -> {});
+    return new UpsertCommit(table, 3, with).commit(keys, files, "floe-test", (d, b, w) -> {});
   }
 
   /**
@@ -375,7 +375,7 @@ class KeyIndexTest {
             keys,
             images,
             "floe-c" + cycle,
-            (delta, at) -> {
+            (delta, at, deletes) -> {
               if (attempts.incrementAndGet() == 1 && !late.isEmpty()) {
                 append(other(), late);
               }

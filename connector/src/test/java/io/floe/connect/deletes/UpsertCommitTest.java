@@ -54,7 +54,11 @@ class UpsertCommitTest {
 
   static UpsertCommit.Outcome commit(Table table, RetiredKeys keys, List<DataFile> dataFiles) {
     return new UpsertCommit(table, 3)
-        .commit(keys, dataFiles, "floe-test", (delta, base) -> delta.set("floe.commit-id", "c"));
+        .commit(
+            keys,
+            dataFiles,
+            "floe-test",
+            (delta, base, deletes) -> delta.set("floe.commit-id", "c"));
   }
 
   private static List<Long> idsWithout(long from, long to, long... removed) {

@@ -80,7 +80,7 @@ class UpsertConflictTest {
             List.of(),
             truncate,
             "floe-mine",
-            (delta, base) -> {
+            (delta, base, deletes) -> {
               if (attempts.incrementAndGet() == 1) {
                 concurrent.run();
               }
@@ -228,7 +228,7 @@ class UpsertConflictTest {
                         keys(table, key),
                         List.of(),
                         "floe-mine",
-                        (delta, base) ->
+                        (delta, base, deletes) ->
                             append(other, List.of(row(key, "late" + late.incrementAndGet())))))
         .isInstanceOf(ValidationException.class);
 
@@ -250,7 +250,8 @@ class UpsertConflictTest {
     assertThatThrownBy(
             () ->
                 new UpsertCommit(failing, 3)
-                    .commit(keys(failing, sameFile.get(0)), List.of(), "floe-mine", (d, b) -> {}))
+                    .commit(
+                        keys(failing, sameFile.get(0)), List.of(), "floe-mine", (d, b, w) -> {}))
         .isSameAs(ops.lastFailure());
     assertThat(ids(table)).hasSize(24);
     return ops.commits();

@@ -15,6 +15,7 @@ import io.floe.it.stack.ConfigExamples;
 import io.floe.it.stack.ConnectRest;
 import io.floe.it.stack.ConnectWorker;
 import io.floe.it.stack.KafkaBroker;
+import io.floe.it.stack.LogFile;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.Services;
 import io.floe.it.stack.SharedStack;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -313,6 +315,81 @@ class AvroEvolutionIT {
     TableOracle.awaitCommittedOffset(
         admin, "connect-" + TOPIC, new TopicPartition(TOPIC, 0), 65, CONVERGE);
     worker.rest().deleteConnector(TOPIC);
+  }
+
+  /**
+   * At its start, the connector checks the registry against its table's contract, once per subject
+   * of its topics: a subject at level NONE is told at WARN, naming table, subject, level and why; a
+   * subject at FULL_TRANSITIVE whose latest schema has the contract's required fields is told at
+   * INFO, and never at WARN.
+   */
+  @Test
+  void theRegistryIsCheckedAgainstTheContractWhenTheConnectorStarts() {
+    String unprotected = "avro-compat-none";
+    String protectedTopic = "avro-compat-full";
+    String table = "db.avro_compat";
+    RegistryClient registryClient = new RegistryClient(registry.url());
+    registryClient.register(unprotected + "-value", V1);
+    registryClient.setCompatibility(unprotected + "-value", "NONE");
+    registryClient.register(protectedTopic + "-value", V1);
+    registryClient.setCompatibility(protectedTopic + "-value", "FULL_TRANSITIVE");
+    Map<String, String> config = connector();
+    config.put("name", "avro-compat");
+    config.put("topics", unprotected + "," + protectedTopic);
+    config.put("iceberg.tables", table);
+    config.remove("iceberg.table." + TABLE + ".id-columns");
+    config.put(
+        "iceberg.table." + table + ".contract",
+        String.join(
+            "\n",
+            "apiVersion: v3.0.2",
+            "kind: DataContract",
+            "id: orders",
+            "version: 1.0.0",
+            "schema:",
+            "  - name: orders",
+            "    logicalType: object",
+            "    properties:",
+            "      - name: order_id",
+            "        logicalType: integer",
+            "        required: true",
+            "      - name: customer",
+            "        logicalType: string",
+            "        required: true"));
+    LogFile log = worker.logFile();
+    long mark = log.mark();
+    worker.rest().putConnector("avro-compat", config);
+    try {
+      // the topics are checked in their order: the second one's line comes last
+      log.await(
+          Pattern.compile(
+              " INFO Subject "
+                  + protectedTopic
+                  + "-value of the schema registry, at compatibility level FULL_TRANSITIVE"
+                  + " \\(latest schema id \\d+\\), protects the data contract 'orders' version 1.0.0"
+                  + " of table "
+                  + table),
+          mark,
+          Duration.ofSeconds(60));
+      List<String> warnings =
+          log
+              .matches(Pattern.compile(" WARN (Subject \\S+ of the schema registry.*)"), mark)
+              .stream()
+              .map(match -> match.group(1))
+              .toList();
+      assertThat(warnings)
+          .singleElement()
+          .asString()
+          .startsWith(
+              "Subject "
+                  + unprotected
+                  + "-value of the schema registry, at compatibility level NONE")
+          .contains("does not protect the data contract 'orders' version 1.0.0 of table " + table)
+          .contains("NONE checks nothing: a new schema may drop a required field")
+          .doesNotContain(protectedTopic);
+    } finally {
+      worker.rest().deleteConnector("avro-compat");
+    }
   }
 
   /**

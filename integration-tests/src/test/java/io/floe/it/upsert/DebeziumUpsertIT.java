@@ -30,16 +30,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.util.JsonUtil;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -70,6 +76,25 @@ class DebeziumUpsertIT {
   private static final String TOPIC = "customers";
   private static final int PARTITIONS = 4;
   private static final Duration CONVERGE = Duration.ofSeconds(120);
+  private static final String CONTRACT =
+      String.join(
+          "\n",
+          "apiVersion: v3.0.2",
+          "kind: DataContract",
+          "id: customers",
+          "version: 1.0.0",
+          "schema:",
+          "  - name: customers",
+          "    logicalType: object",
+          "    properties:",
+          "      - name: id",
+          "        logicalType: integer",
+          "        required: true",
+          "      - name: name",
+          "        logicalType: string",
+          "      - name: version",
+          "        logicalType: integer",
+          "        required: true");
 
   @RegisterExtension final Services services = Services.closedAfterAll();
 
@@ -245,6 +270,10 @@ class DebeziumUpsertIT {
    * after the truncate, in v3 (its deletion vectors removed with their data files) and v2; the
    * snapshot says which truncate emptied it, and Spark reads the same rows.
    */
+  /**
+   * A truncate empties the table and what follows it fills it again; the tables have a contract,
+   * and every commit's profile matches the data read back.
+   */
   @Test
   void aTruncateEmptiesTheTableAndWhatFollowsItFillsItAgain() throws Exception {
     String topic = "accounts";
@@ -256,6 +285,7 @@ class DebeziumUpsertIT {
           config.put("topics", topic);
           config.put("tasks.max", "1");
           config.put("iceberg.tables.cdc-truncate-enabled", "true");
+          config.put("iceberg.table." + table + ".contract", CONTRACT);
           worker1.rest().putConnector(table.replace('.', '-'), config);
         });
     for (String table : tables.keySet()) {
@@ -311,6 +341,7 @@ class DebeziumUpsertIT {
       assertThat(truncatedAt).as("snapshots of %s that truncated it", table).hasSize(1);
       assertThat(truncatedAt.get(0)).startsWith(topic + "-0@");
       assertThat(iceberg.currentSnapshot().summary()).containsEntry("total-equality-deletes", "0");
+      assertProfilesMatchTheData(iceberg);
     }
     assertSparkReadsWhatIcebergReads(tables.keySet(), after.size());
     tables.keySet().forEach(table -> worker1.rest().deleteConnector(table.replace('.', '-')));
@@ -503,6 +534,80 @@ class DebeziumUpsertIT {
     assertThat(Long.parseLong(locates.get(locates.size() - 1).group(1)))
         .as("stored rows the held commit of %s deletes", table)
         .isPositive();
+  }
+
+  /**
+   * Each commit's profile against the data read back: its rows and the contract columns' nulls and
+   * bounds are those of the data files it added, read whole; its live rows grew by rows -
+   * superseded - deleted (a truncating commit counts no deleted rows).
+   */
+  private static void assertProfilesMatchTheData(Table table) {
+    int profiled = 0;
+    for (Snapshot snapshot : table.snapshots()) {
+      Map<String, String> summary = snapshot.summary();
+      if (!summary.containsKey("floe.profile.rows")) {
+        continue;
+      }
+      profiled++;
+      long rows = 0;
+      long nullNames = 0;
+      long minId = Long.MAX_VALUE;
+      long maxId = Long.MIN_VALUE;
+      for (DataFile file :
+          SnapshotChanges.builderFor(table).snapshot(snapshot).build().addedDataFiles()) {
+        try (CloseableIterable<Record> records =
+            Parquet.read(table.io().newInputFile(file.location()))
+                .project(table.schema())
+                .createReaderFunc(
+                    fileSchema -> GenericParquetReaders.buildReader(table.schema(), fileSchema))
+                .build()) {
+          for (Record record : records) {
+            rows++;
+            nullNames += record.getField("name") == null ? 1 : 0;
+            minId = Math.min(minId, (Long) record.getField("id"));
+            maxId = Math.max(maxId, (Long) record.getField("id"));
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      String what = "profile of snapshot " + snapshot.snapshotId() + " of " + table.name();
+      assertThat(summary).as(what).containsEntry("floe.profile.rows", Long.toString(rows));
+      JsonNode columns;
+      try {
+        columns = JsonUtil.mapper().readTree(summary.get("floe.profile.columns"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      assertThat(columns.path("id").path("nulls").asLong(-1)).as(what).isZero();
+      assertThat(columns.path("id").path("min").asText()).as(what).isEqualTo(Long.toString(minId));
+      assertThat(columns.path("id").path("max").asText()).as(what).isEqualTo(Long.toString(maxId));
+      assertThat(columns.path("name").path("nulls").asLong(-1)).as(what).isEqualTo(nullNames);
+      long superseded = Long.parseLong(summary.get("floe.profile.superseded"));
+      if (summary.containsKey("floe.truncated-at")) {
+        assertThat(summary).as(what).doesNotContainKey("floe.profile.deleted");
+        assertThat(liveRows(table, snapshot.snapshotId())).as(what).isEqualTo(rows - superseded);
+      } else if (snapshot.parentId() != null && table.snapshot(snapshot.parentId()) != null) {
+        long deleted = Long.parseLong(summary.get("floe.profile.deleted"));
+        assertThat(liveRows(table, snapshot.snapshotId()) - liveRows(table, snapshot.parentId()))
+            .as(what)
+            .isEqualTo(rows - superseded - deleted);
+      }
+    }
+    assertThat(profiled).as("profiled commits of %s", table.name()).isGreaterThanOrEqualTo(3);
+  }
+
+  private static long liveRows(Table table, long snapshotId) {
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
+      long count = 0;
+      for (Record ignored : records) {
+        count++;
+      }
+      return count;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The table's rows as {@code id -> name@version}; fails on a second row of one key. */
