@@ -1,0 +1,151 @@
+/*
+ * Copyright The Floe Authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.floe.connect.write;
+
+import io.floe.connect.contract.ContractViolation;
+import io.floe.connect.json.JsonConverter;
+import io.floe.connect.json.JsonConverterConfig;
+import io.floe.connect.write.TableStates.TableState;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The quarantine tables of contract rejects (README, "Quarantine table"): a record that breaks its
+ * table's contract, where that table's {@code contract-rejects=table}, becomes a {@link
+ * QuarantineRow} of the table's quarantine table, which the task writes as any other table of its
+ * cycle (a {@link TableStates} state, a writer of the pool), so the rows are handed over and
+ * committed with the offsets they cover, exactly once.
+ *
+ * <p>The record's key and value are kept as Connect JSON with their schemas (Floe's JSON converter,
+ * {@code schemas.enable=true}, decimals as numbers, nulls kept): the converters ran before the
+ * task, so the bytes read from Kafka are gone, and this form tells its own schema and converts back
+ * to the same Connect data with a JSON converter.
+ *
+ * <p>Logs the first reject of each table in each hand-over at INFO and the others at DEBUG, never a
+ * value. Not thread-safe: used under the {@link SinkWriter}'s caller's lock.
+ */
+final class Quarantine {
+  private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
+
+  private final Function<String, Optional<String>> rejectsTables;
+  private final TableStates states;
+  private final Clock clock;
+  private final JsonConverter keys = converter(true);
+  private final JsonConverter values = converter(false);
+  private final Set<String> loggedSinceHandOver = new HashSet<>();
+  private long quarantined;
+
+  /**
+   * @param rejectsTables each table's quarantine table, by the table's name, when its rejects go to
+   *     one
+   * @param clock when records are rejected
+   */
+  Quarantine(Function<String, Optional<String>> rejectsTables, TableStates states, Clock clock) {
+    this.rejectsTables = rejectsTables;
+    this.states = states;
+    this.clock = clock;
+  }
+
+  private static JsonConverter converter(boolean isKey) {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(
+        Map.of(
+            JsonConverterConfig.SCHEMAS_ENABLE, "true",
+            JsonConverterConfig.DECIMAL_FORMAT, "NUMERIC",
+            JsonConverterConfig.REPLACE_NULL_WITH_DEFAULT, "false"),
+        isKey);
+    return converter;
+  }
+
+  /** The quarantine table of {@code table}'s contract rejects, if they go to one. */
+  Optional<String> tableOf(String table) {
+    return table == null ? Optional.empty() : rejectsTables.apply(table);
+  }
+
+  /**
+   * The quarantine row of {@code record}, which {@code table}'s contract refused, and the state of
+   * the quarantine table it goes to (loaded, or created).
+   *
+   * @throws RuntimeException when the quarantine table cannot be loaded or created, is not a
+   *     quarantine table, or the record's key or value cannot be written as JSON
+   */
+  Rejected reject(
+      SinkRecord record, String table, String quarantineTable, ContractViolation violation) {
+    TableState state = states.fixed(quarantineTable, QuarantineRow.SCHEMA, QuarantineRow.SPEC);
+    QuarantineRow.check(quarantineTable, state.writer().schema());
+    Record row =
+        QuarantineRow.of(
+            state.writer().schema(),
+            record,
+            table,
+            violation,
+            clock.instant(),
+            json(keys, record, record.keySchema(), record.key()),
+            json(values, record, record.valueSchema(), record.value()));
+    return new Rejected(state, row);
+  }
+
+  private static String json(
+      JsonConverter converter,
+      SinkRecord record,
+      org.apache.kafka.connect.data.Schema schema,
+      Object value) {
+    byte[] bytes = converter.fromConnectData(record.topic(), schema, value);
+    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** The row of a rejected record was written to {@code quarantineTable}: counted, and told. */
+  void written(
+      SinkRecord record, String table, String quarantineTable, ContractViolation violation) {
+    quarantined++;
+    if (loggedSinceHandOver.add(table)) {
+      LOG.info(
+          "Writing the records that break the contract '{}' version {} of table {} to its"
+              + " quarantine table {},"
+              + " the first of this cycle at topic {} partition {} offset {}: rule {} of field {}"
+              + " (the others of the cycle at DEBUG)",
+          violation.contractId(),
+          violation.contractVersion(),
+          table,
+          quarantineTable,
+          record.originalTopic(),
+          record.originalKafkaPartition(),
+          record.originalKafkaOffset(),
+          violation.rule(),
+          violation.field());
+    } else if (LOG.isDebugEnabled()) {
+      LOG.debug(
+          "Quarantined the record at topic {} partition {} offset {} in {}: rule {} of field {}",
+          record.originalTopic(),
+          record.originalKafkaPartition(),
+          record.originalKafkaOffset(),
+          quarantineTable,
+          violation.rule(),
+          violation.field());
+    }
+  }
+
+  /** A hand-over: the next reject of each table is told at INFO again. */
+  void handedOver() {
+    loggedSinceHandOver.clear();
+  }
+
+  /** Records written to quarantine tables, from this writer's creation. */
+  long quarantined() {
+    return quarantined;
+  }
+
+  /** A rejected record's row and the quarantine table it goes to. */
+  record Rejected(TableState state, Record row) {}
+}
