@@ -114,7 +114,7 @@ public final class TableProvider {
     Map<String, String> props = new HashMap<>();
     props.put(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
-    return create(TableIdentifier.parse(table), schema, spec, props);
+    return create(TableIdentifier.parse(table), schema, spec, spec.fields(), props);
   }
 
   private Table create(
@@ -141,7 +141,7 @@ public final class TableProvider {
         TableProperties.FORMAT_VERSION,
         tableConfig.upsert().isPresent() ? UPSERT_FORMAT_VERSION : DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
-    return create(id, schema, spec, props);
+    return create(id, schema, spec, tableConfig.partitionBy(), props);
   }
 
   /**
@@ -150,9 +150,15 @@ public final class TableProvider {
    * new table's metadata with it (a Hive Metastore deletes the folder of a database whose creation
    * lost a race, recursively), leaving the table registered and unreadable. Such a table, created
    * by this call and holding nothing yet, is unregistered (its files kept) and created again.
+   *
+   * @param partitioning the partitioning as the log tells it
    */
   private Table create(
-      TableIdentifier id, Schema schema, PartitionSpec spec, Map<String, String> props) {
+      TableIdentifier id,
+      Schema schema,
+      PartitionSpec spec,
+      Object partitioning,
+      Map<String, String> props) {
     Namespaces.createMissing(catalog, id.namespace());
     for (int creation = 1; ; creation++) {
       Optional<Table> created = createOrNone(id, schema, spec, props);
@@ -163,7 +169,7 @@ public final class TableProvider {
       LOG.info(
           "Created table {} (partitioned by {}, identifier fields {}) with schema {}",
           id,
-          created.get().spec(),
+          partitioning,
           created.get().schema().identifierFieldNames(),
           created.get().schema().asStruct());
       try {

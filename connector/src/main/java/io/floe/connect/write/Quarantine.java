@@ -41,8 +41,11 @@ final class Quarantine {
   private final Function<String, Optional<String>> rejectsTables;
   private final TableStates states;
   private final Clock clock;
-  private final JsonConverter keys = converter(true);
-  private final JsonConverter values = converter(false);
+
+  /** The converters of keys and values to JSON, made at the first reject. */
+  private JsonConverter keys;
+
+  private JsonConverter values;
   private final Set<String> loggedSinceHandOver = new HashSet<>();
   private long quarantined;
 
@@ -84,6 +87,10 @@ final class Quarantine {
       SinkRecord record, String table, String quarantineTable, ContractViolation violation) {
     TableState state = states.fixed(quarantineTable, QuarantineRow.SCHEMA, QuarantineRow.SPEC);
     QuarantineRow.check(quarantineTable, state.writer().schema());
+    if (keys == null) {
+      keys = converter(true);
+      values = converter(false);
+    }
     Record row =
         QuarantineRow.of(
             state.writer().schema(),
