@@ -80,8 +80,10 @@ final class Quarantine {
    * The quarantine row of {@code record}, which {@code table}'s contract refused, and the state of
    * the quarantine table it goes to (loaded, or created).
    *
-   * @throws RuntimeException when the quarantine table cannot be loaded or created, is not a
-   *     quarantine table, or the record's key or value cannot be written as JSON
+   * @throws org.apache.kafka.connect.errors.DataException when the quarantine table is not one, or
+   *     the record's key or value cannot be written as JSON: the record's, or its quarantine
+   *     table's, fault
+   * @throws RuntimeException when the quarantine table cannot be loaded or created
    */
   Rejected reject(
       SinkRecord record, String table, String quarantineTable, ContractViolation violation) {

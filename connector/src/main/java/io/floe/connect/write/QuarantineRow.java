@@ -17,6 +17,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.types.Types.NestedField;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -107,13 +108,13 @@ final class QuarantineRow {
    * Checks that a table can take quarantine rows: it has every column of {@link #SCHEMA}, of the
    * same type, and no other required column.
    *
-   * @throws IllegalStateException saying what the table lacks
+   * @throws DataException saying what the table lacks: the record it was for is a bad record
    */
   static void check(String name, Schema schema) {
     for (NestedField column : SCHEMA.columns()) {
       NestedField found = schema.findField(column.name());
       if (found == null || !found.type().equals(column.type())) {
-        throw new IllegalStateException(
+        throw new DataException(
             "table "
                 + name
                 + " is not a quarantine table: it lacks the column "
@@ -125,7 +126,7 @@ final class QuarantineRow {
     }
     for (NestedField column : schema.columns()) {
       if (column.isRequired() && SCHEMA.findField(column.name()) == null) {
-        throw new IllegalStateException(
+        throw new DataException(
             "table "
                 + name
                 + " is not a quarantine table: its required column "

@@ -296,9 +296,10 @@ public final class SinkWriter implements AutoCloseable {
 
   /**
    * Writes a record that {@code table}'s contract refused to its quarantine table, as a row of the
-   * cycle like any other. When its row cannot be made (the quarantine table cannot be created or is
-   * not one, the key or value is not JSON), the record is a bad record, told with both reasons;
-   * when the catalog is out of reach it is retried as any table's record is.
+   * cycle like any other. When its row cannot be made (the quarantine table is not one, the key or
+   * value cannot be written as JSON), the record is a bad record, told with both reasons; a failure
+   * of the catalog is not the record's fault and is thrown as for any table ({@link
+   * #catalogFailure}).
    */
   private void quarantine(
       SinkRecord record,
@@ -311,10 +312,7 @@ public final class SinkWriter implements AutoCloseable {
     Quarantine.Rejected rejected;
     try {
       rejected = quarantine.reject(record, table, quarantineTable, violation);
-    } catch (RuntimeException e) {
-      if (!(e instanceof ConnectException) && CatalogLoader.unreachable(e)) {
-        throw catalogFailure(e, quarantineTable, origin, offset);
-      }
+    } catch (DataException e) {
       outcomes.failed(
           record,
           table,
@@ -326,6 +324,8 @@ public final class SinkWriter implements AutoCloseable {
                   + pool.secrets().mask(String.valueOf(e.getMessage())),
               e));
       return;
+    } catch (RuntimeException e) {
+      throw catalogFailure(e, quarantineTable, origin, offset);
     }
     rejected.state().writer().write(origin, offset, timestamp, rejected.row());
     quarantine.written(record, table, quarantineTable, violation);
