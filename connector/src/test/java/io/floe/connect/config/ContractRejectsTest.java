@@ -12,8 +12,6 @@ import io.floe.connect.IcebergSinkConnector;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
 /** Where a table's contract rejects go, and the mistakes {@code /config/validate} names. */
@@ -36,10 +34,7 @@ class ContractRejectsTest {
   }
 
   private static Map<String, List<String>> errors(Map<String, String> config) {
-    return new IcebergSinkConnector()
-        .validate(config).configValues().stream()
-            .filter(v -> !v.errorMessages().isEmpty())
-            .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    return MinimalConfigs.errors(config);
   }
 
   private static String onlyError(Map<String, String> config, String key) {
