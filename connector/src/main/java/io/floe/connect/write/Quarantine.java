@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.config.Secrets;
 import io.floe.connect.contract.ContractViolation;
 import io.floe.connect.json.JsonConverter;
 import io.floe.connect.json.JsonConverterConfig;
@@ -16,6 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.iceberg.data.Record;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +43,8 @@ final class Quarantine {
 
   private final Function<String, Optional<String>> rejectsTables;
   private final TableStates states;
+  private final SinkWriter.RecordOutcomes outcomes;
+  private final Secrets secrets;
   private final Clock clock;
 
   /** The converters of keys and values to JSON, made at the first reject. */
@@ -52,11 +57,20 @@ final class Quarantine {
   /**
    * @param rejectsTables each table's quarantine table, by the table's name, when its rejects go to
    *     one
+   * @param outcomes where a record that cannot be quarantined goes, as a bad record
+   * @param secrets the connector's secrets, masked in what is told of a failure
    * @param clock when records are rejected
    */
-  Quarantine(Function<String, Optional<String>> rejectsTables, TableStates states, Clock clock) {
+  Quarantine(
+      Function<String, Optional<String>> rejectsTables,
+      TableStates states,
+      SinkWriter.RecordOutcomes outcomes,
+      Secrets secrets,
+      Clock clock) {
     this.rejectsTables = rejectsTables;
     this.states = states;
+    this.outcomes = outcomes;
+    this.secrets = secrets;
     this.clock = clock;
   }
 
@@ -77,6 +91,43 @@ final class Quarantine {
   }
 
   /**
+   * Writes a record that {@code table}'s contract refused to its quarantine table, as a row of the
+   * cycle like any other, from {@code origin} at {@code offset}. When its row cannot be made (the
+   * quarantine table is not one, the key or value cannot be written as JSON), the record is a bad
+   * record, told with both reasons; a failure of the catalog is not the record's fault and is
+   * thrown as for any table ({@link SinkWriter#catalogFailure}).
+   */
+  void take(
+      SinkRecord record,
+      String table,
+      String quarantineTable,
+      ContractViolation violation,
+      TopicPartition origin,
+      long offset,
+      long timestamp) {
+    Rejected rejected;
+    try {
+      rejected = reject(record, table, quarantineTable, violation);
+    } catch (DataException e) {
+      outcomes.failed(
+          record,
+          table,
+          new DataException(
+              violation.getMessage()
+                  + ", and it could not be written to the quarantine table "
+                  + quarantineTable
+                  + ": "
+                  + secrets.mask(String.valueOf(e.getMessage())),
+              e));
+      return;
+    } catch (RuntimeException e) {
+      throw SinkWriter.catalogFailure(e, quarantineTable, origin, offset);
+    }
+    rejected.state().writer().write(origin, offset, timestamp, rejected.row());
+    written(record, table, quarantineTable, violation);
+  }
+
+  /**
    * The quarantine row of {@code record}, which {@code table}'s contract refused, and the state of
    * the quarantine table it goes to (loaded, or created).
    *
@@ -85,7 +136,7 @@ final class Quarantine {
    *     table's, fault
    * @throws RuntimeException when the quarantine table cannot be loaded or created
    */
-  Rejected reject(
+  private Rejected reject(
       SinkRecord record, String table, String quarantineTable, ContractViolation violation) {
     TableState state = states.fixed(quarantineTable, QuarantineRow.SCHEMA, QuarantineRow.SPEC);
     QuarantineRow.check(quarantineTable, state.writer().schema());
@@ -115,7 +166,7 @@ final class Quarantine {
   }
 
   /** The row of a rejected record was written to {@code quarantineTable}: counted, and told. */
-  void written(
+  private void written(
       SinkRecord record, String table, String quarantineTable, ContractViolation violation) {
     quarantined++;
     if (loggedSinceHandOver.add(table)) {
@@ -156,5 +207,5 @@ final class Quarantine {
   }
 
   /** A rejected record's row and the quarantine table it goes to. */
-  record Rejected(TableState state, Record row) {}
+  private record Rejected(TableState state, Record row) {}
 }

@@ -140,7 +140,12 @@ public final class SinkWriter implements AutoCloseable {
             table -> config.tableConfig(table).contract());
     this.upserts = new UpsertTables(config, convertOptions, states, keyColumns);
     this.quarantine =
-        new Quarantine(table -> config.tableConfig(table).rejectsTable(), states, clock);
+        new Quarantine(
+            table -> config.tableConfig(table).rejectsTable(),
+            states,
+            outcomes,
+            pool.secrets(),
+            clock);
     this.upsertModeUsed = config.upsertModeUsed();
     this.tombstoneTables =
         upsertModeUsed && config.routeField().isEmpty() && !config.dynamicTablesEnabled()
@@ -282,7 +287,7 @@ public final class SinkWriter implements AutoCloseable {
       contractViolations++;
       Optional<String> quarantineTable = quarantine.tableOf(table);
       if (quarantineTable.isPresent()) {
-        quarantine(record, table, quarantineTable.get(), violation, origin, offset, timestamp);
+        quarantine.take(record, table, quarantineTable.get(), violation, origin, offset, timestamp);
       } else {
         outcomes.failed(record, table, e);
       }
@@ -295,49 +300,12 @@ public final class SinkWriter implements AutoCloseable {
   }
 
   /**
-   * Writes a record that {@code table}'s contract refused to its quarantine table, as a row of the
-   * cycle like any other. When its row cannot be made (the quarantine table is not one, the key or
-   * value cannot be written as JSON), the record is a bad record, told with both reasons; a failure
-   * of the catalog is not the record's fault and is thrown as for any table ({@link
-   * #catalogFailure}).
-   */
-  private void quarantine(
-      SinkRecord record,
-      String table,
-      String quarantineTable,
-      ContractViolation violation,
-      TopicPartition origin,
-      long offset,
-      long timestamp) {
-    Quarantine.Rejected rejected;
-    try {
-      rejected = quarantine.reject(record, table, quarantineTable, violation);
-    } catch (DataException e) {
-      outcomes.failed(
-          record,
-          table,
-          new DataException(
-              violation.getMessage()
-                  + ", and it could not be written to the quarantine table "
-                  + quarantineTable
-                  + ": "
-                  + pool.secrets().mask(String.valueOf(e.getMessage())),
-              e));
-      return;
-    } catch (RuntimeException e) {
-      throw catalogFailure(e, quarantineTable, origin, offset);
-    }
-    rejected.state().writer().write(origin, offset, timestamp, rejected.row());
-    quarantine.written(record, table, quarantineTable, violation);
-  }
-
-  /**
    * What to throw when loading, creating or evolving a table for a record failed: a catalog (or the
    * object store behind it) out of reach is not the record's fault, so the task drops what it
    * wrote, waits and reads the record again, as when a data file cannot be written; anything else
    * is rethrown as it is.
    */
-  private static RuntimeException catalogFailure(
+  static RuntimeException catalogFailure(
       RuntimeException e, String table, TopicPartition origin, long offset) {
     if (e instanceof ConnectException || !CatalogLoader.unreachable(e)) {
       return e;
