@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
-import io.floe.connect.IcebergSinkConnector;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,11 +20,9 @@ class ContractRejectsTest {
       "id: buys\nversion: 2\nschema:\n  - name: buys\n    properties:\n      - name: amount\n"
           + "        logicalType: number\n        logicalTypeOptions: {minimum: 0}\n";
 
+  /** Two tables of a JDBC catalog, the second with a contract. */
   private static Map<String, String> contracted() {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", IcebergSinkConnector.class.getName());
-    config.put("topics", "events");
-    config.put("iceberg.catalog.type", "rest");
+    Map<String, String> config = MinimalConfigs.withoutBootstrapServers();
     config.put("iceberg.kafka.bootstrap.servers", "localhost:9092");
     config.put("iceberg.tables", "analytics.views,analytics.buys");
     config.put("iceberg.table.analytics.buys.contract", CONTRACT);

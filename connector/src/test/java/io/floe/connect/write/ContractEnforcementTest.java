@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A table's contract on the write path: each breaking record is one bad record, written nowhere.
  */
 class ContractEnforcementTest {
-  private static final Schema ADDRESS =
+  static final Schema ADDRESS =
       SchemaBuilder.struct().optional().field("zip", Schema.OPTIONAL_STRING_SCHEMA).build();
   private static final Schema ORDER =
       SchemaBuilder.struct()
@@ -33,7 +33,9 @@ class ContractEnforcementTest {
           .field("amount", Schema.OPTIONAL_FLOAT64_SCHEMA)
           .field("address", ADDRESS)
           .build();
-  private static final String CONTRACT =
+
+  /** Amount required, in [0, 100]; a zip of five digits. */
+  static final String CONTRACT =
       """
       apiVersion: v3.0.2
       kind: DataContract

@@ -54,28 +54,12 @@ class QuarantineTest {
       SchemaBuilder.struct()
           .field("id", Schema.INT64_SCHEMA)
           .field("amount", Schema.OPTIONAL_FLOAT64_SCHEMA)
-          .field("zip", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("address", ContractEnforcementTest.ADDRESS)
           .field("price", Decimal.builder(2).optional().build())
           .build();
   private static final Schema TEXT_ID =
       SchemaBuilder.struct().field("id", Schema.STRING_SCHEMA).build();
-  private static final String CONTRACT =
-      """
-      apiVersion: v3.0.2
-      kind: DataContract
-      id: orders
-      version: 3.1.0
-      schema:
-        - name: orders
-          properties:
-            - name: amount
-              logicalType: number
-              required: true
-              logicalTypeOptions: {minimum: 0, maximum: 100}
-            - name: zip
-              logicalType: string
-              logicalTypeOptions: {pattern: "^[0-9]{5}$"}
-      """;
+  private static final String CONTRACT = ContractEnforcementTest.CONTRACT;
   private static final Instant NOW = Instant.parse("2026-12-05T21:30:00.123Z");
   private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
 
@@ -177,7 +161,7 @@ class QuarantineTest {
         .containsExactly(
             tuple(1L, "maximum", "amount"),
             tuple(2L, "required", "amount"),
-            tuple(4L, "pattern", "zip"));
+            tuple(4L, "pattern", "address.zip"));
 
     Record row = quarantined.get(2);
     assertThat(row.getField("source_table")).isEqualTo("db.orders");
@@ -185,7 +169,7 @@ class QuarantineTest {
     assertThat(row.getField("contract_version")).isEqualTo("3.1.0");
     assertThat(row.getField("reason"))
         .isEqualTo(
-            "the row breaks the rule pattern of field zip in the contract 'orders' version 3.1.0"
+            "the row breaks the rule pattern of field address.zip in the contract 'orders' version 3.1.0"
                 + " of table db.orders");
     assertThat(row.getField("source_topic")).isEqualTo("orders");
     assertThat(row.getField("source_partition")).isEqualTo(0);
@@ -291,7 +275,9 @@ class QuarantineTest {
     return new Struct(ORDER)
         .put("id", id)
         .put("amount", amount)
-        .put("zip", zip)
+        .put(
+            "address",
+            zip == null ? null : new Struct(ContractEnforcementTest.ADDRESS).put("zip", zip))
         .put("price", new java.math.BigDecimal("12.34"));
   }
 
