@@ -10,7 +10,6 @@ import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.contract.ContractViolation;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
@@ -55,9 +54,8 @@ class ContractEnforcementTest {
 
   @TempDir Path dir;
 
-  private record Failure(SinkRecord record, String table, RuntimeException cause) {}
-
-  private final List<Failure> failed = new ArrayList<>();
+  private final FailedRecords outcomes = new FailedRecords();
+  private final List<FailedRecords.Failure> failed = outcomes.failures();
 
   @Test
   void aRecordBreakingARuleIsABadRecordNamingTableRuleAndFieldNotTheValue() {
@@ -72,19 +70,7 @@ class ContractEnforcementTest {
                 "iceberg.catalog.jdbc.schema-version", "V1",
                 "iceberg.catalog.warehouse", dir.resolve("warehouse").toString()));
     Catalog catalog = new CatalogLoader().load(config);
-    try (SinkWriter writer =
-        SinkWriter.forTask(
-            config,
-            catalog,
-            new SinkWriter.RecordOutcomes() {
-              @Override
-              public void tombstone(SinkRecord record) {}
-
-              @Override
-              public void failed(SinkRecord record, String table, RuntimeException cause) {
-                failed.add(new Failure(record, table, cause));
-              }
-            })) {
+    try (SinkWriter writer = SinkWriter.forTask(config, catalog, outcomes)) {
       writer.write(
           List.of(
               order(0, 10.0, "12345"),
@@ -94,7 +80,7 @@ class ContractEnforcementTest {
               order(4, 100.0, null)));
 
       assertThat(failed)
-          .extracting(f -> f.record().kafkaOffset(), Failure::table)
+          .extracting(f -> f.record().kafkaOffset(), FailedRecords.Failure::table)
           .containsExactly(
               org.assertj.core.groups.Tuple.tuple(1L, "db.orders"),
               org.assertj.core.groups.Tuple.tuple(2L, "db.orders"),

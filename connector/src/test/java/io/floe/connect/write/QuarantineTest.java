@@ -65,9 +65,8 @@ class QuarantineTest {
 
   @TempDir Path dir;
 
-  private record Failure(SinkRecord record, String table, RuntimeException cause) {}
-
-  private final List<Failure> failed = new ArrayList<>();
+  private final FailedRecords outcomes = new FailedRecords();
+  private final List<FailedRecords.Failure> failed = outcomes.failures();
 
   private Map<String, String> config() {
     Map<String, String> config = new HashMap<>();
@@ -87,15 +86,7 @@ class QuarantineTest {
     return SinkWriter.forTask(
         config,
         catalog,
-        new SinkWriter.RecordOutcomes() {
-          @Override
-          public void tombstone(SinkRecord record) {}
-
-          @Override
-          public void failed(SinkRecord record, String table, RuntimeException cause) {
-            failed.add(new Failure(record, table, cause));
-          }
-        },
+        outcomes,
         WriterPoolOptions.of(config),
         0,
         Clock.fixed(NOW, ZoneOffset.UTC));
@@ -212,7 +203,7 @@ class QuarantineTest {
     try (SinkWriter writer = writer(config, catalog)) {
       writer.write(List.of(order(0, 10.0, "12345"), order(1, 250.0, "12345")));
       assertThat(failed)
-          .extracting(f -> f.record().kafkaOffset(), Failure::table)
+          .extracting(f -> f.record().kafkaOffset(), FailedRecords.Failure::table)
           .containsExactly(tuple(1L, "db.orders"));
       assertThat(failed.get(0).cause().getMessage())
           .isEqualTo(
