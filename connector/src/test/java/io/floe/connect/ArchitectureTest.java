@@ -60,6 +60,7 @@ class ArchitectureTest {
             "contract",
             "convert",
             "files",
+            "json",
             "metrics",
             "route",
             "schema"));

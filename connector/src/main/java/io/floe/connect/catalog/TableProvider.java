@@ -102,12 +102,21 @@ public final class TableProvider {
   }
 
   /**
-   * Creates the table in its namespace, created first when missing, and reads it back from the
-   * catalog: a creation of the namespace failing at the same moment in another worker can take the
-   * new table's metadata with it (a Hive Metastore deletes the folder of a database whose creation
-   * lost a race, recursively), leaving the table registered and unreadable. Such a table, created
-   * by this call and holding nothing yet, is unregistered (its files kept) and created again.
+   * A table of a schema and partition spec Floe sets (a quarantine table of contract rejects):
+   * loaded, or created when missing whether or not auto-create is on, with {@code
+   * auto-create-props} (format version 2 unless they set one).
    */
+  public Table loadOrCreateFixed(String table, Schema schema, PartitionSpec spec) {
+    Optional<Table> existing = load(table);
+    if (existing.isPresent()) {
+      return existing.get();
+    }
+    Map<String, String> props = new HashMap<>();
+    props.put(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
+    props.putAll(config.autoCreateProperties());
+    return create(TableIdentifier.parse(table), schema, spec, spec.fields(), props);
+  }
+
   private Table create(
       TableIdentifier id, Schema recordSchema, TableConfig tableConfig, List<String> idColumns) {
     Schema schema = IdentifierColumns.on(id.toString(), recordSchema, idColumns);
@@ -132,6 +141,24 @@ public final class TableProvider {
         TableProperties.FORMAT_VERSION,
         tableConfig.upsert().isPresent() ? UPSERT_FORMAT_VERSION : DEFAULT_FORMAT_VERSION);
     props.putAll(config.autoCreateProperties());
+    return create(id, schema, spec, tableConfig.partitionBy(), props);
+  }
+
+  /**
+   * Creates the table in its namespace, created first when missing, and reads it back from the
+   * catalog: a creation of the namespace failing at the same moment in another worker can take the
+   * new table's metadata with it (a Hive Metastore deletes the folder of a database whose creation
+   * lost a race, recursively), leaving the table registered and unreadable. Such a table, created
+   * by this call and holding nothing yet, is unregistered (its files kept) and created again.
+   *
+   * @param partitioning the partitioning as the log tells it
+   */
+  private Table create(
+      TableIdentifier id,
+      Schema schema,
+      PartitionSpec spec,
+      Object partitioning,
+      Map<String, String> props) {
     Namespaces.createMissing(catalog, id.namespace());
     for (int creation = 1; ; creation++) {
       Optional<Table> created = createOrNone(id, schema, spec, props);
@@ -142,7 +169,7 @@ public final class TableProvider {
       LOG.info(
           "Created table {} (partitioned by {}, identifier fields {}) with schema {}",
           id,
-          tableConfig.partitionBy(),
+          partitioning,
           created.get().schema().identifierFieldNames(),
           created.get().schema().asStruct());
       try {

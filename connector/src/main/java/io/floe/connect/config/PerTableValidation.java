@@ -73,6 +73,8 @@ final class PerTableValidation {
       }
     }
 
+    ContractRejects.check(values, props, dynamic ? Set.of() : tables, dynamic);
+
     if (!dynamic && routeField && !tablesWithRegex.isEmpty()) {
       List<String> without = new ArrayList<>(tables);
       without.removeAll(tablesWithRegex);
@@ -188,6 +190,9 @@ final class PerTableValidation {
         } catch (IllegalArgumentException e) {
           ConfigValidation.error(values, key, "Invalid contract: " + e.getMessage() + ".");
         }
+      }
+      case ContractRejects.REJECTS, ContractRejects.REJECTS_TABLE -> {
+        // they span two keys and the contract's: ContractRejects.check
       }
       default -> throw new IllegalStateException("unchecked setting " + setting);
     }

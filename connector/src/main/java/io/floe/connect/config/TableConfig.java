@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
  * @param commitBranch the branch the table's commits go to ({@code commit-branch}, its own or the
  *     connector's {@code iceberg.tables.default-commit-branch}), {@code main} by default
  * @param contract the table's data contract ({@code contract}), if it has one
+ * @param rejectsTable the quarantine table the records the contract refuses are written to, present
+ *     only when {@code contract-rejects=table} ({@link ContractRejects})
  */
 public record TableConfig(
     String table,
@@ -42,7 +44,8 @@ public record TableConfig(
     boolean upsertKeyIndex,
     boolean maintained,
     String commitBranch,
-    Optional<Contract> contract) {
+    Optional<Contract> contract,
+    Optional<String> rejectsTable) {
 
   public static final String PREFIX = "iceberg.table.";
   public static final String ROUTE_REGEX = "route-regex";
@@ -70,7 +73,9 @@ public record TableConfig(
           CDC_TRUNCATE_ENABLED,
           MAINTENANCE_ENABLED,
           COMMIT_BRANCH,
-          CONTRACT);
+          CONTRACT,
+          ContractRejects.REJECTS,
+          ContractRejects.REJECTS_TABLE);
 
   /** Copies the identifier columns. */
   public TableConfig {
@@ -142,7 +147,8 @@ public record TableConfig(
         keyIndex,
         maintained,
         branch == null || branch.isBlank() ? tables.defaultCommitBranch() : branch,
-        contract == null ? Optional.empty() : Optional.of(readContract(table, contract)));
+        contract == null ? Optional.empty() : Optional.of(readContract(table, contract)),
+        ContractRejects.parse(table, props));
   }
 
   /**

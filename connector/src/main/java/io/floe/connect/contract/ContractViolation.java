@@ -14,6 +14,8 @@ import org.apache.kafka.connect.errors.DataException;
 public final class ContractViolation extends DataException {
   private static final long serialVersionUID = 1L;
 
+  private final String contractId;
+  private final String contractVersion;
   private final String rule;
   private final String field;
 
@@ -27,8 +29,20 @@ public final class ContractViolation extends DataException {
             + contract.describe()
             + " of table "
             + table);
+    this.contractId = contract.id();
+    this.contractVersion = contract.version();
     this.rule = rule;
     this.field = field;
+  }
+
+  /** The id of the contract whose rule was broken. */
+  public String contractId() {
+    return contractId;
+  }
+
+  /** The version of the contract whose rule was broken. */
+  public String contractVersion() {
+    return contractVersion;
   }
 
   /** The rule broken, by its name in the contract ({@code maximum}, {@code pattern}, …). */

@@ -53,6 +53,11 @@ public final class TaskMetrics implements AutoCloseable {
                 "Records whose row broke a rule of its table's contract",
                 () -> writers.contractViolations())
             .add(
+                "contract-rejects-quarantined",
+                "Records whose row broke a rule of its table's contract, written to the table's"
+                    + " quarantine table",
+                () -> writers.contractRejectsQuarantined())
+            .add(
                 "schema-changes",
                 "Times a table writer moved to a new table schema",
                 () -> writers.schemaChanges())

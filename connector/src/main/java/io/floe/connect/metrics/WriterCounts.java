@@ -16,6 +16,7 @@ package io.floe.connect.metrics;
  * @param filesClosedForOpenFiles files closed early to keep within the open-file limit
  * @param conversionErrors records that could not be converted to a table's row
  * @param contractViolations records refused because their row broke a rule of the table's contract
+ * @param contractRejectsQuarantined of those, the records written to the table's quarantine table
  * @param schemaChanges times a writer moved to a new table schema
  * @param changesUpserted records of upsert tables read as an insert or update of a key
  * @param changesDeleted records of upsert tables read as a delete of a key (tombstones included)
@@ -32,6 +33,7 @@ public record WriterCounts(
     long filesClosedForOpenFiles,
     long conversionErrors,
     long contractViolations,
+    long contractRejectsQuarantined,
     long schemaChanges,
     long changesUpserted,
     long changesDeleted,
@@ -39,5 +41,6 @@ public record WriterCounts(
     long changesTruncated) {
 
   /** Nothing written yet. */
-  public static final WriterCounts NONE = new WriterCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final WriterCounts NONE =
+      new WriterCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -31,6 +31,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -58,6 +59,7 @@ public final class SinkWriter implements AutoCloseable {
   private final RecordOutcomes outcomes;
   private final TableStates states;
   private final UpsertTables upserts;
+  private final Quarantine quarantine;
   private final Map<TopicPartition, SourceTracker> positions = new LinkedHashMap<>();
   private final boolean upsertModeUsed;
   private final List<String> tombstoneTables;
@@ -112,7 +114,8 @@ public final class SinkWriter implements AutoCloseable {
         new TableProvider(catalog, config),
         new WriterPool(options, config.writeProperties(), taskIndex, clock, config.secrets()),
         config.convertOptions(),
-        outcomes);
+        outcomes,
+        clock);
   }
 
   private SinkWriter(
@@ -120,7 +123,8 @@ public final class SinkWriter implements AutoCloseable {
       TableProvider provider,
       WriterPool pool,
       ConvertOptions convertOptions,
-      RecordOutcomes outcomes) {
+      RecordOutcomes outcomes,
+      Clock clock) {
     this.router = RecordRouter.from(config);
     this.pool = pool;
     this.outcomes = outcomes;
@@ -135,6 +139,13 @@ public final class SinkWriter implements AutoCloseable {
             keyColumns,
             table -> config.tableConfig(table).contract());
     this.upserts = new UpsertTables(config, convertOptions, states, keyColumns);
+    this.quarantine =
+        new Quarantine(
+            table -> config.tableConfig(table).rejectsTable(),
+            states,
+            outcomes,
+            pool.secrets(),
+            clock);
     this.upsertModeUsed = config.upsertModeUsed();
     this.tombstoneTables =
         upsertModeUsed && config.routeField().isEmpty() && !config.dynamicTablesEnabled()
@@ -214,7 +225,7 @@ public final class SinkWriter implements AutoCloseable {
       target = states.state(table, record);
       row = target.convert(record);
     } catch (RuntimeException e) {
-      refused(record, table, origin, offset, e);
+      refused(record, table, origin, offset, timestamp, e);
       return;
     }
     target.writer().write(origin, offset, timestamp, row);
@@ -242,7 +253,7 @@ public final class SinkWriter implements AutoCloseable {
         rows.add(state.convert(record));
         targets.add(state);
       } catch (RuntimeException e) {
-        refused(record, table, origin, offset, e);
+        refused(record, table, origin, offset, timestamp, e);
         return;
       }
     }
@@ -259,18 +270,28 @@ public final class SinkWriter implements AutoCloseable {
 
   /**
    * A record that {@code table} could not take: a bad change, a broken contract or a value that
-   * does not convert goes to the record outcomes (counted); anything else is not the record's fault
-   * and is thrown ({@link #catalogFailure}).
+   * does not convert goes to the record outcomes (counted), a broken contract to the table's
+   * quarantine table instead when it has one; anything else is not the record's fault and is thrown
+   * ({@link #catalogFailure}).
    */
   private void refused(
-      SinkRecord record, String table, TopicPartition origin, long offset, RuntimeException e) {
+      SinkRecord record,
+      String table,
+      TopicPartition origin,
+      long offset,
+      long timestamp,
+      RuntimeException e) {
     if (e instanceof BadChangeException) {
       outcomes.failed(record, table, e);
-    } else if (e instanceof ContractViolation) {
+    } else if (e instanceof ContractViolation violation) {
       contractViolations++;
-      outcomes.failed(record, table, e);
-    } else if (e instanceof org.apache.kafka.connect.errors.DataException
-        || e instanceof IllegalArgumentException) {
+      Optional<String> quarantineTable = quarantine.tableOf(table);
+      if (quarantineTable.isPresent()) {
+        quarantine.take(record, table, quarantineTable.get(), violation, origin, offset, timestamp);
+      } else {
+        outcomes.failed(record, table, e);
+      }
+    } else if (e instanceof DataException || e instanceof IllegalArgumentException) {
       conversionErrors++;
       outcomes.failed(record, table, e);
     } else {
@@ -284,7 +305,7 @@ public final class SinkWriter implements AutoCloseable {
    * wrote, waits and reads the record again, as when a data file cannot be written; anything else
    * is rethrown as it is.
    */
-  private static RuntimeException catalogFailure(
+  static RuntimeException catalogFailure(
       RuntimeException e, String table, TopicPartition origin, long offset) {
     if (e instanceof ConnectException || !CatalogLoader.unreachable(e)) {
       return e;
@@ -313,6 +334,7 @@ public final class SinkWriter implements AutoCloseable {
     }
     bytesAtHandOver = pool.stats().bytesWritten();
     states.forgetUniqueValues();
+    quarantine.handedOver();
     HandOver handOver = new HandOver(files, positions());
     clearPositions();
     return handOver;
@@ -426,6 +448,7 @@ public final class SinkWriter implements AutoCloseable {
         stats.filesClosedForOpenFiles(),
         conversionErrors,
         contractViolations,
+        quarantine.quarantined(),
         states.schemaChanges(),
         upserted,
         deleted,

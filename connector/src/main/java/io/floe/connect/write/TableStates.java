@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -93,6 +94,20 @@ final class TableStates {
                   .orElseGet(
                       () ->
                           tables.loadOrCreate(name, schemaFor(name, record), keyColumns.of(name))));
+    }
+    return state;
+  }
+
+  /**
+   * The state of a table whose schema and partition spec Floe sets (a quarantine table): loaded, or
+   * created with them. It gets neither the Kafka metadata column nor identifier fields.
+   */
+  TableState fixed(String name, Schema schema, PartitionSpec spec) {
+    TableState state = states.get(name);
+    if (state == null) {
+      Table table = tables.loadOrCreateFixed(name, schema, spec);
+      state = new TableState(name, table, pool.writerFor(TableIdentifier.parse(name), id -> table));
+      states.put(name, state);
     }
     return state;
   }

@@ -50,6 +50,30 @@ final class SimOracle {
 
   private final List<Violation> violations = new ArrayList<>();
 
+  /** The quarantine table of a contract refusing the offsets past {@link #acceptedThrough}. */
+  private String quarantine;
+
+  private long acceptedThrough = Long.MAX_VALUE;
+
+  /**
+   * Per table, what its snapshot summaries say of the source offsets, when they are checked
+   * together.
+   */
+  private final Map<String, Map<TopicPartition, Long>> summaries = new TreeMap<>();
+
+  /**
+   * The tables' contract refuses every record past offset {@code acceptedThrough}, and those go to
+   * the quarantine table {@code table} and to no other: each table then holds the records up to it,
+   * the quarantine table those past it (by its columns {@code source_topic}, {@code
+   * source_partition}, {@code source_offset}), and the tables' summaries are checked together
+   * ({@link #checkSummariesTogether}), as a table is not committed by the cycles that had nothing
+   * for it.
+   */
+  void quarantine(String table, long acceptedThrough) {
+    this.quarantine = table;
+    this.acceptedThrough = acceptedThrough;
+  }
+
   List<Violation> violations() {
     return violations;
   }
@@ -104,6 +128,28 @@ final class SimOracle {
     checkAddedOnce(name, history, added);
     checkWatermarks(name, history);
     checkCommittedFiles(name, manifests, added, io);
+  }
+
+  /**
+   * With a quarantine table: the newest summary of the tables, taken together, says what the group
+   * committed (each table's alone says no more, {@link #checkSummary}). A source partition whose
+   * every record went to the quarantine table is in no summary of the others, and the reverse.
+   */
+  void checkSummariesTogether(Map<TopicPartition, Long> committed) {
+    Map<TopicPartition, Long> newest = new TreeMap<>(SimTask.ORDER);
+    summaries.values().forEach(latest -> latest.forEach((p, o) -> newest.merge(p, o, Math::max)));
+    Map<TopicPartition, Long> group = new TreeMap<>(SimTask.ORDER);
+    group.putAll(committed);
+    if (!newest.equals(group)) {
+      violated(
+          "source-offsets-summary",
+          "the tables' summaries say "
+              + summaries
+              + " together "
+              + newest
+              + ", the group "
+              + group);
+    }
   }
 
   /** The group committed the end of every partition that has records, and nothing else. */
@@ -184,13 +230,17 @@ final class SimOracle {
   }
 
   private void checkRows(String name, Table table, Snapshot head, SimSource source) {
+    boolean quarantined = name.equals(quarantine);
+    String prefix = quarantined ? "source_" : "";
     Map<TopicPartition, Map<Long, Integer>> seen = new HashMap<>();
     try (CloseableIterable<Record> rows = read(table, head)) {
       for (Record row : rows) {
         TopicPartition partition =
-            new TopicPartition((String) row.getField("topic"), (Integer) row.getField("partition"));
+            new TopicPartition(
+                (String) row.getField(prefix + "topic"),
+                (Integer) row.getField(prefix + "partition"));
         seen.computeIfAbsent(partition, p -> new HashMap<>())
-            .merge((Long) row.getField("offset"), 1, Integer::sum);
+            .merge((Long) row.getField(prefix + "offset"), 1, Integer::sum);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -202,9 +252,15 @@ final class SimOracle {
       Map<Long, Integer> counts = seen.getOrDefault(partition, Map.of());
       List<Long> missing = new ArrayList<>();
       List<Long> twice = new ArrayList<>();
+      List<Long> refused = new ArrayList<>();
       for (long offset = 0; offset < source.end(partition); offset++) {
         int count = counts.getOrDefault(offset, 0);
-        if (count == 0) {
+        boolean expected = quarantined == offset > acceptedThrough;
+        if (!expected) {
+          if (count > 0) {
+            refused.add(offset);
+          }
+        } else if (count == 0) {
           missing.add(offset);
         } else if (count > 1) {
           twice.add(offset);
@@ -216,6 +272,16 @@ final class SimOracle {
       if (!twice.isEmpty()) {
         violated(
             "exactly-once", name + " has " + partition + " offsets " + ranges(twice) + " twice");
+      }
+      if (!refused.isEmpty()) {
+        violated(
+            "quarantine",
+            name
+                + " has "
+                + partition
+                + " offsets "
+                + ranges(refused)
+                + (quarantined ? ", which the contract accepts" : ", which the contract refuses"));
       }
       for (Long offset : counts.keySet()) {
         if (offset >= source.end(partition)) {
@@ -307,6 +373,18 @@ final class SimOracle {
     }
     Map<TopicPartition, Long> group = new TreeMap<>(SimTask.ORDER);
     group.putAll(committed);
+    if (quarantine != null) {
+      summaries.put(name, latest);
+      latest.forEach(
+          (partition, offset) -> {
+            if (offset > group.getOrDefault(partition, 0L)) {
+              violated(
+                  "source-offsets-summary",
+                  name + " summaries say " + latest + ", past the group's " + group);
+            }
+          });
+      return;
+    }
     if (!latest.equals(group)) {
       violated(
           "source-offsets-summary", name + " summaries say " + latest + ", the group " + group);

@@ -73,6 +73,17 @@ final class SimSchedule {
 
   private int foreignRows;
 
+  /**
+   * In a schedule of appending tables, now and then: the offset past which the first table's
+   * contract refuses records (its rule {@code maximum} of field {@code offset}), which go to its
+   * quarantine table ({@link #QUARANTINE}) and to no table; -1 for none. Drawn apart from the
+   * schedule's other draws, so the seeds of earlier findings keep their schedules.
+   */
+  private final long quarantineAbove;
+
+  /** The quarantine table of the first table's contract rejects. */
+  static final String QUARANTINE = "db.t0__rejected";
+
   private static final Schema TABLE =
       new Schema(
           Types.NestedField.optional(1, "topic", Types.StringType.get()),
@@ -111,6 +122,9 @@ final class SimSchedule {
     io = new SimFileIO(sim, faults);
     catalog = new SimCatalog("mem://sim-" + seed + "-" + RUNS.incrementAndGet(), io, faults);
     boolean upsert = upsertSchedule(seed);
+    java.util.SplittableRandom contracts =
+        new java.util.SplittableRandom(Long.rotateLeft(sim.seed, 17) ^ 0x2545F4914F6CDD1DL);
+    quarantineAbove = !upsert && contracts.nextInt(3) == 0 ? contracts.nextInt(0, 40) : -1;
     int partitionCount = sim.between(1, 4);
     int keysPerPartition = upsert ? sim.between(2, 8) : 0;
     // truncates: exact on a topic of one partition, with several checked more leniently (see
@@ -168,6 +182,15 @@ final class SimSchedule {
     if (truncates) {
       upsertConfig.put("iceberg.tables.cdc-truncate-enabled", "true");
     }
+    if (quarantineAbove >= 0) {
+      upsertConfig.put(
+          "iceberg.table.db.t0.contract",
+          "id: sim\nversion: 1\nschema:\n  - name: t0\n    properties:\n      - name: offset\n"
+              + "        logicalType: integer\n        logicalTypeOptions: {maximum: "
+              + quarantineAbove
+              + "}\n");
+      upsertConfig.put("iceberg.table.db.t0.contract-rejects", "table");
+    }
     if (!branch.isMain()) {
       upsertConfig.put("iceberg.tables.default-commit-branch", branch.name());
       for (String name : tables) {
@@ -220,6 +243,9 @@ final class SimSchedule {
                 ? ""
                 : ", key index of " + keyIndex.maxBytes() + " bytes")
             + (branch.isMain() ? "" : ", committed to branch " + branch)
+            + (quarantineAbove < 0
+                ? ""
+                : ", offsets past " + quarantineAbove + " quarantined in " + QUARANTINE)
             + "), tasks.max "
             + connect.tasksMax()
             + ", interval "
@@ -483,9 +509,20 @@ final class SimSchedule {
   private void check(SimOracle oracle) {
     Map<TopicPartition, Long> committed = connect.committed();
     oracle.checkGroup(source, committed);
-    for (String table : tables) {
+    List<String> checked = new ArrayList<>(tables);
+    if (quarantineAbove >= 0) {
+      oracle.quarantine(QUARANTINE, quarantineAbove);
+      // the records past the bound, if any was produced, are in the quarantine table
+      if (source.partitions().stream().anyMatch(p -> source.end(p) - 1 > quarantineAbove)) {
+        checked.add(QUARANTINE);
+      }
+    }
+    for (String table : checked) {
       oracle.checkTable(
           table, catalog.loadTable(TableIdentifier.parse(table)), branch, source, committed, io);
+    }
+    if (quarantineAbove >= 0) {
+      oracle.checkSummariesTogether(committed);
     }
     oracle.checkNoOverwrite(io);
   }
@@ -508,7 +545,10 @@ final class SimSchedule {
         // the schedule is over: what is left behind does not matter
       }
     }
-    List<TableIdentifier> ids = tables.stream().map(TableIdentifier::parse).toList();
+    List<TableIdentifier> ids =
+        java.util.stream.Stream.concat(tables.stream(), java.util.stream.Stream.of(QUARANTINE))
+            .map(TableIdentifier::parse)
+            .toList();
     io.deleteAll(catalog.metadataFiles(ids));
   }
 }

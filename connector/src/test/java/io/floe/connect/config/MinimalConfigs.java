@@ -6,7 +6,10 @@ package io.floe.connect.config;
 
 import io.floe.connect.IcebergSinkConnector;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigValue;
 
 /** The smallest connector configs that validate, for tests to add the keys they are about. */
 final class MinimalConfigs {
@@ -24,5 +27,13 @@ final class MinimalConfigs {
     config.put(CatalogKeys.CATALOG_TYPE, "jdbc");
     config.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/catalog.db");
     return config;
+  }
+
+  /** The connector's {@code validate} answer to {@code config}: each key's errors, by key. */
+  static Map<String, List<String>> errors(Map<String, String> config) {
+    return new IcebergSinkConnector()
+        .validate(config).configValues().stream()
+            .filter(v -> !v.errorMessages().isEmpty())
+            .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
   }
 }

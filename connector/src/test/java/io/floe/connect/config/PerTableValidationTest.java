@@ -10,8 +10,6 @@ import io.floe.connect.IcebergSinkConnector;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
 class PerTableValidationTest {
@@ -31,10 +29,7 @@ class PerTableValidationTest {
   }
 
   private static Map<String, List<String>> errors(Map<String, String> config) {
-    return new IcebergSinkConnector()
-        .validate(config).configValues().stream()
-            .filter(v -> !v.errorMessages().isEmpty())
-            .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    return MinimalConfigs.errors(config);
   }
 
   @Test

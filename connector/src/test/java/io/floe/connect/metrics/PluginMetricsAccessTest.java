@@ -71,7 +71,7 @@ class PluginMetricsAccessTest {
     TaskMetrics metrics = new TaskMetrics(registry, 0, 100, () -> 4, () -> 0);
     metrics.received(12);
 
-    assertThat(recording.metrics).hasSize(17);
+    assertThat(recording.metrics).hasSize(18);
     MetricName received =
         recording.metrics.keySet().stream()
             .filter(m -> m.name().equals("records-received"))

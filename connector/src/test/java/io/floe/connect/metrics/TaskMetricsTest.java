@@ -23,7 +23,7 @@ class TaskMetricsTest {
     TaskMetrics metrics = new TaskMetrics(registry, 1, 64L << 20, skipped::get, deadLettered::get);
     metrics.received(10);
     metrics.received(5);
-    metrics.writers(new WriterCounts(9, 4096, 2, 1000, 1, 0, 4, 5, 1, 6, 2, 1, 3));
+    metrics.writers(new WriterCounts(9, 4096, 2, 1000, 1, 0, 4, 5, 2, 1, 6, 2, 1, 3));
     skipped.incrementAndGet();
 
     ObjectName name = new ObjectName("io.floe:type=task-metrics,connector=orders-sink,task=1");
@@ -33,6 +33,7 @@ class TaskMetricsTest {
     assertThat(server.getAttribute(name, "records-dead-lettered")).isEqualTo(3L);
     assertThat(server.getAttribute(name, "conversion-errors")).isEqualTo(4L);
     assertThat(server.getAttribute(name, "contract-violations")).isEqualTo(5L);
+    assertThat(server.getAttribute(name, "contract-rejects-quarantined")).isEqualTo(2L);
     assertThat(server.getAttribute(name, "schema-changes")).isEqualTo(1L);
     assertThat(server.getAttribute(name, "bytes-written")).isEqualTo(4096L);
     assertThat(server.getAttribute(name, "open-files")).isEqualTo(2L);
@@ -43,7 +44,7 @@ class TaskMetricsTest {
     assertThat(server.getAttribute(name, "changes-deleted")).isEqualTo(2L);
     assertThat(server.getAttribute(name, "changes-skipped")).isEqualTo(1L);
     assertThat(server.getAttribute(name, "changes-truncated")).isEqualTo(3L);
-    assertThat(server.getMBeanInfo(name).getAttributes()).hasSize(17);
+    assertThat(server.getMBeanInfo(name).getAttributes()).hasSize(18);
 
     metrics.close();
     assertThat(server.isRegistered(name)).isFalse();

@@ -10,7 +10,6 @@ import io.floe.connect.catalog.CatalogLoader;
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.contract.ContractViolation;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A table's contract on the write path: each breaking record is one bad record, written nowhere.
  */
 class ContractEnforcementTest {
-  private static final Schema ADDRESS =
+  static final Schema ADDRESS =
       SchemaBuilder.struct().optional().field("zip", Schema.OPTIONAL_STRING_SCHEMA).build();
   private static final Schema ORDER =
       SchemaBuilder.struct()
@@ -33,7 +32,9 @@ class ContractEnforcementTest {
           .field("amount", Schema.OPTIONAL_FLOAT64_SCHEMA)
           .field("address", ADDRESS)
           .build();
-  private static final String CONTRACT =
+
+  /** Amount required, in [0, 100]; a zip of five digits. */
+  static final String CONTRACT =
       """
       apiVersion: v3.0.2
       kind: DataContract
@@ -53,9 +54,8 @@ class ContractEnforcementTest {
 
   @TempDir Path dir;
 
-  private record Failure(SinkRecord record, String table, RuntimeException cause) {}
-
-  private final List<Failure> failed = new ArrayList<>();
+  private final FailedRecords outcomes = new FailedRecords();
+  private final List<FailedRecords.Failure> failed = outcomes.failures();
 
   @Test
   void aRecordBreakingARuleIsABadRecordNamingTableRuleAndFieldNotTheValue() {
@@ -70,19 +70,7 @@ class ContractEnforcementTest {
                 "iceberg.catalog.jdbc.schema-version", "V1",
                 "iceberg.catalog.warehouse", dir.resolve("warehouse").toString()));
     Catalog catalog = new CatalogLoader().load(config);
-    try (SinkWriter writer =
-        SinkWriter.forTask(
-            config,
-            catalog,
-            new SinkWriter.RecordOutcomes() {
-              @Override
-              public void tombstone(SinkRecord record) {}
-
-              @Override
-              public void failed(SinkRecord record, String table, RuntimeException cause) {
-                failed.add(new Failure(record, table, cause));
-              }
-            })) {
+    try (SinkWriter writer = SinkWriter.forTask(config, catalog, outcomes)) {
       writer.write(
           List.of(
               order(0, 10.0, "12345"),
@@ -92,7 +80,7 @@ class ContractEnforcementTest {
               order(4, 100.0, null)));
 
       assertThat(failed)
-          .extracting(f -> f.record().kafkaOffset(), Failure::table)
+          .extracting(f -> f.record().kafkaOffset(), FailedRecords.Failure::table)
           .containsExactly(
               org.assertj.core.groups.Tuple.tuple(1L, "db.orders"),
               org.assertj.core.groups.Tuple.tuple(2L, "db.orders"),

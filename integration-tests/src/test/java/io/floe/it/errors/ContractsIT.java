@@ -51,7 +51,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * dead-letter topic, each naming its rule and field and not its value; the table holds exactly the
  * rest; every snapshot carries the contract's hash; the snapshots' profiles add up to what the rows
  * read back hold. The contract's objectives (at least 5000 rows per commit, a latency of 1 ms)
- * cannot be met: each breach is logged once and shown on the table's metrics.
+ * cannot be met: each breach is logged once and shown on the table's metrics. With {@code
+ * contract-rejects=table}, the records breaking the contract go to the table's quarantine table
+ * instead, committed by the cycles of their offsets.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedStack.Extension.class)
@@ -138,8 +140,34 @@ class ContractsIT {
     catalog = services.catalog("test", rest.clientProperties());
   }
 
+  /**
+   * The stream of the quarantine test: the record of each offset that breaks a rule, as in {@link
+   * #BROKEN}; and at {@link #NOT_A_NUMBER} a record whose qty does not convert, a bad record that
+   * no contract sees.
+   */
+  private static final Map<Long, String[]> QUARANTINED = new TreeMap<>();
+
+  private static final long NOT_A_NUMBER = 300L;
+  private static final int QUARANTINE_RECORDS = 400;
+
+  static {
+    QUARANTINED.put(50L, new String[] {"required", "id", "\"id\":null"});
+    QUARANTINED.put(120L, new String[] {"unique", "id", "\"id\":119"});
+    QUARANTINED.put(150L, new String[] {"minimum", "id", "\"id\":-150"});
+    QUARANTINED.put(250L, new String[] {"required", "qty", "\"qty\":null"});
+    QUARANTINED.put(NOT_A_NUMBER, new String[] {null, "qty", "\"qty\":\"many\""});
+    QUARANTINED.put(350L, new String[] {"maximum", "qty", "\"qty\":1001"});
+    QUARANTINED.put(380L, new String[] {"pattern", "email", "\"email\":\"leaked-value-at-380\""});
+    QUARANTINED.put(390L, new String[] {"enum", "status", "\"status\":\"leaked-status\""});
+  }
+
   /** Record {@code i}: a valid order unless {@link #BROKEN} names it; price null on every 7th. */
   private static String record(long i) {
+    return record(i, BROKEN);
+  }
+
+  /** Record {@code i}: a valid order unless {@code broken} names it; price null on every 7th. */
+  private static String record(long i, Map<Long, String[]> brokenAt) {
     Map<String, String> members = new LinkedHashMap<>();
     members.put("id", "\"id\":" + i);
     members.put("kind", "\"kind\":\"order\"");
@@ -149,7 +177,7 @@ class ContractsIT {
     members.put(
         "status", "\"status\":\"" + List.of("new", "paid", "shipped").get((int) (i % 3)) + "\"");
     members.put("country", i % 11 == 5 ? "\"country\":null" : "\"country\":\"DE\"");
-    String[] broken = BROKEN.get(i);
+    String[] broken = brokenAt.get(i);
     if (broken != null) {
       members.put(broken[1], broken[2]);
     }
@@ -281,6 +309,162 @@ class ContractsIT {
                 + " (latency at most 1 ms)")
         .doesNotContain("meets the volume objective");
     stack.worker().rest().deleteConnector(TOPIC);
+  }
+
+  /**
+   * With {@code contract-rejects=table} the records that break the contract go to the table's
+   * quarantine table instead of the dead-letter topic: exactly those, each with its origin, rule,
+   * field and its value as JSON, committed by the same cycles as the table's own rows and carrying
+   * their offsets; a record that does not convert is still dead-lettered.
+   */
+  @Test
+  void recordsBreakingTheContractGoToTheQuarantineTableInTheCyclesOfTheirOffsets()
+      throws Exception {
+    String topic = "quarantined";
+    String table = "db." + topic;
+    String quarantine = table + "__rejected";
+    Path contract = StackDirs.newServiceDir("contracts").resolve("orders.odcs.yaml");
+    Files.writeString(contract, CONTRACT);
+    broker.createTopic(topic, 1);
+    KafkaProducer<String, String> producer = services.own(broker.stringProducer());
+    for (long i = 0; i < QUARANTINE_RECORDS; i++) {
+      producer.send(new ProducerRecord<>(topic, 0, "k", record(i, QUARANTINED)));
+    }
+    producer.flush();
+
+    Map<String, String> config =
+        ConfigExamples.withMetadataAndQuickCommits(
+            ConfigExamples.deadLetterQueue(broker, rest.clientProperties(), topic, table));
+    String dlq = topic + "-dlq";
+    config.put("errors.deadletterqueue.topic.name", dlq);
+    config.put("iceberg.table." + table + ".contract-rejects", "table");
+    // rejects go to a table only for a table with a contract: told on the key
+    assertThat(
+            io.floe.it.stack.ConnectRest.errorsByKey(
+                    stack.worker().rest().validate(config.get("connector.class"), config))
+                .get("iceberg.table." + table + ".contract-rejects"))
+        .asString()
+        .contains("has no contract, so it refuses no record");
+    config.put("iceberg.table." + table + ".contract", contract.toString());
+
+    long logStart = stack.worker().logFile().mark();
+    stack.worker().rest().putConnector(topic, config);
+    stack.worker().rest().awaitRunning(topic, 1, Duration.ofSeconds(60));
+    TableOracle oracle = new TableOracle(catalog, List.of(table));
+    outcomes.awaitRows(oracle, QUARANTINE_RECORDS - QUARANTINED.size());
+    outcomes.awaitCommittedOffset(
+        "connect-" + topic, new TopicPartition(topic, 0), QUARANTINE_RECORDS);
+
+    // the quarantine table: exactly the rejects, each with where it came from, its rule and field
+    TreeMap<Long, String[]> rejected = new TreeMap<>(QUARANTINED);
+    rejected.remove(NOT_A_NUMBER);
+    TableIdentifier quarantineId = TableIdentifier.parse(quarantine);
+    List<Record> rows =
+        Await.until(
+            "the rejects in " + quarantine,
+            Duration.ofSeconds(30),
+            () -> readAll(catalog.loadTable(quarantineId)),
+            read -> read.size() >= rejected.size());
+    ObjectMapper json = new ObjectMapper();
+    Map<Long, Record> byOffset = new TreeMap<>();
+    for (Record row : rows) {
+      assertThat(byOffset.put((Long) row.getField("source_offset"), row)).isNull();
+      assertThat(row.getField("source_topic")).isEqualTo(topic);
+      assertThat(row.getField("source_partition")).isEqualTo(0);
+      assertThat(row.getField("source_table")).isEqualTo(table);
+      assertThat(row.getField("contract_id")).isEqualTo("orders");
+      assertThat(row.getField("contract_version")).isEqualTo("2.0.0");
+      assertThat(row.getField("rejected_at")).isNotNull();
+      assertThat(row.getField("record_timestamp")).isNotNull();
+    }
+    assertThat(byOffset).containsOnlyKeys(rejected.keySet());
+    rejected.forEach(
+        (offset, broken) -> {
+          Record row = byOffset.get(offset);
+          assertThat(row.getField("rule")).as("rule at %d", offset).isEqualTo(broken[0]);
+          assertThat(row.getField("field")).as("field at %d", offset).isEqualTo(broken[1]);
+          assertThat((String) row.getField("reason"))
+              .isEqualTo(
+                  "the row breaks the rule "
+                      + broken[0]
+                      + " of field "
+                      + broken[1]
+                      + " in the contract 'orders' version 2.0.0 of table "
+                      + table);
+          try {
+            // the value as it was read, with its (absent) schema: it can be produced again
+            JsonNode value = json.readTree((String) row.getField("value_json"));
+            assertThat(value.get("schema").isNull()).isTrue();
+            assertThat(value.get("payload"))
+                .as("value at %d", offset)
+                .isEqualTo(json.readTree(record(offset, QUARANTINED)));
+            JsonNode key = json.readTree((String) row.getField("key_json"));
+            assertThat(key.get("payload").asText()).isEqualTo("k");
+            assertThat(key.get("schema").get("type").asText()).isEqualTo("string");
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+
+    // the table holds exactly the rest; the dead-letter topic only the record that did not convert
+    List<Long> expected = new ArrayList<>();
+    for (long i = 0; i < QUARANTINE_RECORDS; i++) {
+      if (!QUARANTINED.containsKey(i)) {
+        expected.add(i);
+      }
+    }
+    List<Long> offsets = new ArrayList<>();
+    oracle.origins().forEach(origin -> offsets.add(origin.offset()));
+    assertThat(offsets).containsExactlyInAnyOrderElementsOf(expected);
+    Map<Long, String> reasons = outcomes.deadLetters(dlq, 1);
+    assertThat(reasons).containsOnlyKeys(NOT_A_NUMBER);
+    assertThat(reasons.get(NOT_A_NUMBER)).doesNotContain("the row breaks the rule");
+
+    // the quarantine table is committed as any Floe table: each snapshot by a cycle that also
+    // committed the table, carrying the cycle's offsets; no data file in two snapshots
+    new TableOracle(catalog, List.of(quarantine)).assertNoFileInTwoSnapshots();
+    Table main = catalog.loadTable(TableIdentifier.parse(table));
+    List<String> mainCycles = new ArrayList<>();
+    main.snapshots().forEach(snapshot -> mainCycles.add(snapshot.summary().get("floe.commit-id")));
+    Table rejects = catalog.loadTable(quarantineId);
+    int snapshots = 0;
+    for (Snapshot snapshot : rejects.snapshots()) {
+      snapshots++;
+      assertThat(snapshot.summary())
+          .as("snapshot %d of %s", snapshot.snapshotId(), quarantine)
+          .containsKey("floe.control-offsets.connect-" + topic)
+          .doesNotContainKey("floe.contract.id");
+      assertThat(mainCycles).contains(snapshot.summary().get("floe.commit-id"));
+    }
+    assertThat(snapshots).isPositive();
+    JsonNode sourceOffsets =
+        json.readTree(
+            rejects.currentSnapshot().summary().get("floe.source-offsets.connect-" + topic));
+    assertThat(sourceOffsets.get(topic).get("0").asLong()).isGreaterThan(rejected.lastKey());
+
+    try (RemoteJmx jmx = RemoteJmx.connect(stack.jmxPort())) {
+      ObjectName task = RemoteJmx.name("io.floe:type=task-metrics,connector=" + topic + ",task=0");
+      assertThat(jmx.attribute(task, "contract-violations")).isEqualTo((long) rejected.size());
+      assertThat(jmx.attribute(task, "contract-rejects-quarantined"))
+          .isEqualTo((long) rejected.size());
+    }
+    String log = stack.worker().logFile().textSince(logStart);
+    assertThat(log)
+        .contains(
+            "Writing the records that break the contract 'orders' version 2.0.0 of table "
+                + table
+                + " to its quarantine table "
+                + quarantine)
+        .doesNotContain("leaked");
+    stack.worker().rest().deleteConnector(topic);
+  }
+
+  private static List<Record> readAll(Table table) throws java.io.IOException {
+    List<Record> rows = new ArrayList<>();
+    try (var read = IcebergGenerics.read(table).build()) {
+      read.forEach(row -> rows.add(row.copy()));
+    }
+    return rows;
   }
 
   /**
