@@ -45,11 +45,11 @@ final class ContractedOrders {
       """
       apiVersion: v3.0.2
       kind: DataContract
-      id: orders
-      version: 1.0.0
-      status: active
+      id: order-stream
+      version: 0.3.0
+      status: draft
       schema:
-        - name: orders
+        - name: order
           logicalType: object
           properties:
             - name: id
