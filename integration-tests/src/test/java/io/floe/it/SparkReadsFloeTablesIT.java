@@ -12,9 +12,13 @@ import io.floe.it.stack.KafkaBroker;
 import io.floe.it.stack.RestCatalogServer;
 import io.floe.it.stack.SharedStack;
 import io.floe.it.stack.SparkReader;
+import io.floe.it.stack.StackDirs;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -61,7 +65,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       row, each value agreeing with Iceberg's generic reader and the Connect {@code Time} field
  *       holding its time of day in microseconds;
  *   <li>with {@code iceberg.tables.time-type=time} Spark refuses the table, even to describe it,
- *       while Iceberg's generic reader reads it.
+ *       while Iceberg's generic reader reads it;
+ *   <li>the quarantine table of a table whose data contract refuses a third of the events ({@code
+ *       contract-rejects=table}): Spark reads the same rows as Iceberg's generic reader, the
+ *       refused events' offsets exactly.
  * </ul>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -73,6 +80,31 @@ class SparkReadsFloeTablesIT {
   private static final long MILLIS_PER_DAY = 86_400_000L;
   private static final String DEFAULTS = "db.events_default_settings";
   private static final String TIME = "db.events_time";
+  private static final String CONTRACTED = "db.events_contracted";
+  private static final String QUARANTINE = CONTRACTED + "__rejected";
+
+  /**
+   * The contract of {@link #CONTRACTED}: events 0 to 4 break its minimum of {@code small} and
+   * events 25 to 29 its maximum of {@code count}, so each batch sends some to the quarantine table.
+   */
+  private static final String CONTRACT =
+      """
+      apiVersion: v3.0.2
+      kind: DataContract
+      id: shop-events
+      version: 1.0.0
+      schema:
+        - name: event
+          logicalType: object
+          properties:
+            - name: small
+              logicalType: integer
+              logicalTypeOptions: {minimum: -5}
+            - name: count
+              logicalType: integer
+              logicalTypeOptions: {maximum: 25000000}
+      """;
+
   private static final List<String> TIME_COLUMNS = List.of("opens", "lunch", "closes", "precise");
 
   private static final Schema ADDRESS =
@@ -152,8 +184,9 @@ class SparkReadsFloeTablesIT {
     Map<String, String> timeTypes = new LinkedHashMap<>();
     timeTypes.put(DEFAULTS, null);
     timeTypes.put(TIME, "time");
+    timeTypes.put(CONTRACTED, null);
     writeTables(timeTypes);
-    sparkViews = SparkReader.read(rest, List.of(DEFAULTS, TIME));
+    sparkViews = SparkReader.read(rest, List.of(DEFAULTS, TIME, QUARANTINE));
   }
 
   @AfterAll
@@ -233,6 +266,50 @@ class SparkReadsFloeTablesIT {
   }
 
   /**
+   * The quarantine table of a table whose contract refuses some events: Spark describes it and
+   * reads the same rows as Iceberg's generic reader, exactly the refused events' offsets; the table
+   * holds the others.
+   */
+  @Test
+  void sparkReadsTheQuarantineTableAsIcebergsGenericReaderDoes() throws Exception {
+    List<Long> refused = new ArrayList<>();
+    List<Long> kept = new ArrayList<>();
+    for (long i = 0; i < FIRST_BATCH + SECOND_BATCH; i++) {
+      (refusedByContract(i) ? refused : kept).add(i);
+    }
+    Table quarantine = loadTable(QUARANTINE);
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(quarantine).build()) {
+      records.forEach(record -> rows.add(record.copy()));
+    }
+    assertThat(rows.stream().map(row -> (Long) row.getField("source_offset")).toList())
+        .as("offsets in the quarantine table")
+        .containsExactlyInAnyOrderElementsOf(refused);
+    List<Long> tableOffsets = new ArrayList<>();
+    new TableOracle(catalog, List.of(CONTRACTED))
+        .origins()
+        .forEach(origin -> tableOffsets.add(origin.offset()));
+    assertThat(tableOffsets).as("offsets in the table").containsExactlyInAnyOrderElementsOf(kept);
+
+    SparkReader.View spark = sparkViews.get(QUARANTINE);
+    assertThat(spark.describeError()).isNull();
+    assertThat(spark.readError()).isNull();
+    assertThat(spark.columns())
+        .containsEntry("source_offset", "bigint")
+        .containsEntry("rejected_at", "timestamp")
+        .containsEntry("value_json", "string");
+    assertThat(spark.rows()).hasSize(refused.size());
+    assertThat(spark.rows())
+        .containsExactlyInAnyOrderElementsOf(
+            rows.stream().map(row -> SparkReader.render(row, quarantine.schema())).toList());
+  }
+
+  /** Whether event {@code i} breaks the contract of {@link #CONTRACTED}. */
+  private static boolean refusedByContract(long i) {
+    return i < 5 || i >= 25;
+  }
+
+  /**
    * Runs one connector per table, each with its time type (null: the key unset, its default): a
    * first batch creates the tables, a second brings a new optional field.
    */
@@ -244,8 +321,12 @@ class SparkReadsFloeTablesIT {
       for (String table : timeTypes.keySet()) {
         send(topic(table), schema, batch[0], batch[1]);
       }
-      for (TableOracle oracle : oracles.values()) {
-        oracle.awaitRowCount(batch[1], CONVERGE);
+      for (Map.Entry<String, TableOracle> oracle : oracles.entrySet()) {
+        long rows = batch[1];
+        for (long i = 0; oracle.getKey().equals(CONTRACTED) && i < batch[1]; i++) {
+          rows -= refusedByContract(i) ? 1 : 0;
+        }
+        oracle.getValue().awaitRowCount(rows, CONVERGE);
       }
     }
     for (String table : timeTypes.keySet()) {
@@ -275,6 +356,16 @@ class SparkReadsFloeTablesIT {
       config.put("iceberg.tables.time-type", timeType);
     }
     config.put("iceberg.tables.kafka-metadata-column", "_kafka");
+    if (table.equals(CONTRACTED)) {
+      Path contract = StackDirs.newServiceDir("contracts").resolve("events.odcs.yaml");
+      try {
+        Files.writeString(contract, CONTRACT);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      config.put("iceberg.table." + table + ".contract", contract.toString());
+      config.put("iceberg.table." + table + ".contract-rejects", "table");
+    }
     rest.clientProperties().forEach((key, value) -> config.put("iceberg.catalog." + key, value));
     config.put("iceberg.kafka.bootstrap.servers", broker.bootstrapServers());
     config.put("iceberg.control.commit.interval-ms", "1000");

@@ -13,8 +13,11 @@ import io.floe.it.stack.LogFile;
 import io.floe.it.stack.RestCatalogServer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionSpec;
@@ -147,6 +150,81 @@ class ExactlyOnceIT extends ExactlyOnceStack {
     await("rows once the worker is back", oracle::rowCount, 7000, CONVERGE);
     oracle.assertExactlyOnce(admin, "connect-" + name, name, 7000);
     worker1.rest().deleteConnector(name);
+  }
+
+  /**
+   * About 1% of a steady stream breaks the tables' contract (four of its rules in turn) and goes to
+   * their quarantine table. Once both tasks have committed, the worker running the second task is
+   * killed in the middle of a cycle while records flow, and a replacement started; once the task
+   * runs again, the quarantine table holds each breaking record once (by topic, partition and
+   * offset) and the tables each other record once: together every record sent, exactly once.
+   */
+  @Test
+  void killingAWorkerMidStreamQuarantinesEachRecordBreakingTheContractOnce() throws Exception {
+    String name = "quarantinekill";
+    int partitions = 4;
+    broker.createTopic(name, partitions);
+    Map<String, String> config = connector(name, name, 2);
+    String quarantine = ContractedOrders.enforce(config, name);
+    worker1.rest().putConnector(name, config);
+    worker1.rest().awaitRunning(name, 2, Duration.ofSeconds(60));
+    awaitTasksOnBothWorkers(name);
+    ConnectWorker victim = workerOf(name, 1);
+    TableOracle oracle = oracle(name);
+    TableOracle quarantined = new TableOracle(catalog, List.of(quarantine));
+    OrderEvents orders =
+        services.own(new OrderEvents(broker.bootstrapServers(), ContractedOrders::value));
+    long total;
+    try (SteadyProducer producer = SteadyProducer.start(orders, name, partitions, 0, RATE / 2)) {
+      // both tasks have handed over rows and rejects of each of their partitions
+      Await.until(
+          "offsets committed for every partition of " + name,
+          CONVERGE,
+          () -> TableOracle.committedOffsets(admin, "connect-" + name).values(),
+          offsets ->
+              offsets.size() == partitions
+                  && offsets.stream().allMatch(offset -> offset.offset() > 101));
+      sleep(INTERVAL_MS / 2);
+      victim.kill();
+      // a replacement joins while the group waits for the dead worker's session to time out
+      restart(victim);
+      total = producer.stop();
+    }
+    // the last record of each partition goes to a table, so that the group's offsets follow it
+    long sent = total;
+    while (ContractedOrders.breaking(total) != ContractedOrders.breaking(total - partitions)) {
+      total++;
+    }
+    orders.send(name, partitions, sent, total);
+
+    long rejected = ContractedOrders.breaking(total);
+    assertThat(rejected).as("records breaking the contract").isPositive();
+    await("rows after a worker was killed", oracle::rowCount, total - rejected, CONVERGE);
+    await("rejects after a worker was killed", quarantined::rowCount, rejected, CONVERGE);
+    oracle.assertExactlyOnce(admin, "connect-" + name, name, total - rejected);
+    List<Long> kept = new ArrayList<>();
+    for (long id = 0; id < total; id++) {
+      if (!ContractedOrders.breaks(id)) {
+        kept.add(id);
+      }
+    }
+    assertThat(oracle.ids()).as("ids in the tables").containsExactlyInAnyOrderElementsOf(kept);
+    Set<TableOracle.Origin> origins =
+        ContractedOrders.assertQuarantinedOnce(catalog, quarantine, name, partitions, total);
+    quarantined.assertNoFileInTwoSnapshots();
+    // the tables and the quarantine table together hold every record sent, none in both
+    Set<TableOracle.Origin> everything = new HashSet<>(origins);
+    for (TableOracle.Origin origin : oracle.origins()) {
+      assertThat(everything.add(origin)).as("%s in a table and quarantined", origin).isTrue();
+    }
+    Set<TableOracle.Origin> expected = new HashSet<>();
+    for (long id = 0; id < total; id++) {
+      expected.add(new TableOracle.Origin(name, (int) (id % partitions), id / partitions));
+    }
+    assertThat(everything).as("records in the tables or quarantined").isEqualTo(expected);
+    System.out.printf(
+        "quarantine through a worker kill: %d records, %d quarantined%n", total, rejected);
+    other(victim).rest().deleteConnector(name);
   }
 
   @Test
