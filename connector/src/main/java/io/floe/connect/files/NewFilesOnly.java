@@ -4,7 +4,6 @@
  */
 package io.floe.connect.files;
 
-import java.io.IOException;
 import java.util.Map;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
@@ -68,7 +67,7 @@ public final class NewFilesOnly implements FileIO {
   private record CreateOnly(OutputFile file, String location) implements OutputFile {
     @Override
     public PositionOutputStream create() {
-      return new Stream(file.create());
+      return new DelegatingStream(file.create());
     }
 
     @Override
@@ -84,48 +83,6 @@ public final class NewFilesOnly implements FileIO {
     @Override
     public InputFile toInputFile() {
       return file.toInputFile();
-    }
-  }
-
-  /**
-   * The created stream, behind a plain wrapper: Parquet unwraps Iceberg's Hadoop streams to the
-   * Hadoop stream inside and drops the wrapper, whose cleaner then closes the file under it.
-   */
-  private static final class Stream extends PositionOutputStream {
-    private final PositionOutputStream out;
-
-    Stream(PositionOutputStream out) {
-      this.out = out;
-    }
-
-    @Override
-    public long getPos() throws IOException {
-      return out.getPos();
-    }
-
-    @Override
-    public long storedLength() throws IOException {
-      return out.storedLength();
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
     }
   }
 }

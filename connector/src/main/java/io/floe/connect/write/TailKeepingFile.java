@@ -4,6 +4,7 @@
  */
 package io.floe.connect.write;
 
+import io.floe.connect.files.DelegatingStream;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
@@ -76,28 +77,27 @@ final class TailKeepingFile implements EncryptedOutputFile {
   }
 
   /** A stream that keeps its last bytes in a ring. */
-  static final class TailStream extends PositionOutputStream {
-    private final PositionOutputStream out;
+  static final class TailStream extends DelegatingStream {
     private final Consumer<byte[]> closed;
     private final byte[] ring = new byte[TAIL_BYTES];
     private long written;
     private boolean done;
 
     TailStream(PositionOutputStream out, Consumer<byte[]> closed) {
-      this.out = out;
+      super(out);
       this.closed = closed;
     }
 
     @Override
     public void write(int b) throws IOException {
-      out.write(b);
+      super.write(b);
       ring[(int) (written % TAIL_BYTES)] = (byte) b;
       written++;
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
-      out.write(bytes, offset, length);
+      super.write(bytes, offset, length);
       keep(bytes, offset, length);
     }
 
@@ -128,23 +128,8 @@ final class TailKeepingFile implements EncryptedOutputFile {
     }
 
     @Override
-    public long getPos() throws IOException {
-      return out.getPos();
-    }
-
-    @Override
-    public long storedLength() throws IOException {
-      return out.storedLength();
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
     public void close() throws IOException {
-      out.close();
+      super.close();
       if (!done) {
         done = true;
         closed.accept(tail());
