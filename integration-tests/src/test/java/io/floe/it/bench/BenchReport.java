@@ -15,9 +15,9 @@ final class BenchReport {
   private static final String HEADER =
       "| workload | encoding | sink | repeat | records/s | per task | MB/s | seconds | delivered"
           + " records/s | worker CPU s | of which JIT | CPU µs/record | without JIT | task threads"
-          + " CPU µs/record | peak RSS MiB | peak heap MiB (cap) | data files | snapshots |"
+          + " CPU µs/record | steady CPU µs/record (records, JIT s) | peak RSS MiB | peak heap MiB (cap) | data files | snapshots |"
           + " distinct ids | outcome |\n"
-          + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+          + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|\n";
 
   /** Floe may add this many times the Parquet writer's CPU per row to the no-op sink's. */
   static final double GOAL_PARQUET_FACTOR = 1.2;
@@ -28,6 +28,7 @@ final class BenchReport {
   private final List<WriterThroughput.Way> parquetCeiling;
   private final long records;
   private final int partitions;
+  private final double windowPercent;
 
   BenchReport(
       List<RunResult> results,
@@ -35,7 +36,9 @@ final class BenchReport {
       List<WriterThroughput.Way> parquetCeiling,
       long records,
       int partitions,
-      String heap) {
+      String heap,
+      double windowFrom) {
+    this.windowPercent = windowFrom * 100;
     // throughput runs at another worker heap than the default are compared apart
     this.results =
         results.stream()
@@ -57,7 +60,7 @@ final class BenchReport {
     return String.format(
         Locale.ROOT,
         "| %s | %s | %s | %d | %,.0f | %,.0f | %.1f | %.1f | %,.0f | %.1f | %.1f | %.2f | %.2f |"
-            + " %.2f | %,d | %,d (%s) | %s | %s | %s | %s |",
+            + " %.2f | %s | %,d | %,d (%s) | %s | %s | %s | %s |",
         r.workload(),
         r.encoding().label(),
         r.label(),
@@ -72,6 +75,14 @@ final class BenchReport {
         r.cpuMicrosPerRecord(),
         r.cpuMicrosPerRecordWithoutJit(),
         r.taskCpuMicrosPerRecord(),
+        r.steady() == null
+            ? "-"
+            : String.format(
+                Locale.ROOT,
+                "%.2f (%,d, %.1f)",
+                r.steadyCpuMicrosPerRecord(),
+                r.steady().records(),
+                r.steady().jitSeconds()),
         r.peakRssBytes() >> 20,
         r.peakHeapBytes() >> 20,
         r.heapLimit(),
@@ -188,13 +199,19 @@ final class BenchReport {
             + " records/s |\n|---|---|---:|---:|---:|---:|---|---:|---:|\n");
     double cold = coldAsFloeWrites();
     for (Encoding encoding : Encoding.values()) {
-      for (int counted = 0; counted < 3; counted++) {
+      for (int counted = 0; counted < 4; counted++) {
         if (counted == 2 && Double.isNaN(cold)) {
           continue;
         }
-        boolean withJit = counted != 1;
+        boolean steady = counted == 3;
         ToDoubleFunction<RunResult> cpu =
-            withJit ? RunResult::cpuMicrosPerRecord : RunResult::cpuMicrosPerRecordWithoutJit;
+            switch (counted) {
+              case 1 -> RunResult::cpuMicrosPerRecordWithoutJit;
+              case 3 -> RunResult::steadyCpuMicrosPerRecord;
+              default -> RunResult::cpuMicrosPerRecord;
+            };
+        ToDoubleFunction<RunResult> taskCpu =
+            steady ? RunResult::steadyTaskCpuMicrosPerRecord : RunResult::taskCpuMicrosPerRecord;
         double ceiling = counted == 2 ? cold : parquet;
         double floe = medianOf(r -> r.encoding() == encoding && isFloe(r, 1), cpu);
         double noop =
@@ -202,13 +219,9 @@ final class BenchReport {
         if (Double.isNaN(floe) || Double.isNaN(noop)) {
           continue;
         }
-        double floeTask =
-            medianOf(
-                r -> r.encoding() == encoding && isFloe(r, 1), RunResult::taskCpuMicrosPerRecord);
+        double floeTask = medianOf(r -> r.encoding() == encoding && isFloe(r, 1), taskCpu);
         double noopTask =
-            medianOf(
-                r -> r.encoding() == encoding && r.contender() == Contender.NOOP,
-                RunResult::taskCpuMicrosPerRecord);
+            medianOf(r -> r.encoding() == encoding && r.contender() == Contender.NOOP, taskCpu);
         double bound = noop + GOAL_PARQUET_FACTOR * ceiling;
         double floeDelivered =
             medianOf(r -> r.encoding() == encoding && isFloe(r, 1), RunResult::deliveredPerSecond);
@@ -224,6 +237,11 @@ final class BenchReport {
                 switch (counted) {
                   case 0 -> "all";
                   case 1 -> "without the JIT compiler threads";
+                  case 3 ->
+                      String.format(
+                          Locale.ROOT,
+                          "steady: the records after the first %.0f%%, warm writer",
+                          windowPercent);
                   default ->
                       String.format(Locale.ROOT, "all, against the cold writer (%.2f µs)", cold);
                 },

@@ -68,6 +68,14 @@ class BenchmarkIT {
   private static final int TRICKLE_SECONDS = Integer.getInteger("bench.trickle.seconds", 60);
   private static final int TRICKLE_RATE = Integer.getInteger("bench.trickle.rate", 300);
   private static final boolean JFR = Boolean.getBoolean("bench.jfr");
+
+  /**
+   * Where the steady window starts: the fraction of the records Connect has handed to the sink when
+   * its CPU starts counting (RunResult#steadyCpuMicrosPerRecord).
+   */
+  private static final double WINDOW_FROM =
+      Double.parseDouble(System.getProperty("bench.window.from", "0.5"));
+
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(15);
   private static final String NAMESPACE = "bench";
 
@@ -102,7 +110,7 @@ class BenchmarkIT {
   @AfterAll
   void writeReport() throws Exception {
     BenchReport report =
-        new BenchReport(results, latencies, parquetCeiling, RECORDS, PARTITIONS, HEAP);
+        new BenchReport(results, latencies, parquetCeiling, RECORDS, PARTITIONS, HEAP, WINDOW_FROM);
     String text = report.render();
     System.out.println(text);
     Files.writeString(StackDirs.root().resolve("bench-results.md"), text);
@@ -354,7 +362,7 @@ class BenchmarkIT {
       long cpuBefore = gauge.processCpuNanos();
       Map<Long, WorkerGauge.ThreadCpu> threadsBefore = gauge.threadCpu();
       long start = System.currentTimeMillis();
-      gauge.watchDelivered(name, load.records(), start);
+      gauge.watchDelivered(name, load.records(), start, WINDOW_FROM);
       startConnector(
           worker, contender, name, load.topic(), tasks, load.encoding(), tables, load.records());
       String outcome = awaitRows(worker.rest(), name, progress, load.records());
@@ -368,6 +376,7 @@ class BenchmarkIT {
       Map<String, Double> cpuByThreads = WorkerGauge.cpuByGroup(threadsBefore, gauge.threadCpu());
       double workerCpu = cpuAfter < 0 ? Double.NaN : (cpuAfter - cpuBefore) / 1e9;
       double taskCpu = taskNanos < 0 ? Double.NaN : taskNanos / 1e9;
+      RunResult.Steady steady = steady(gauge.window(), load.records(), cpuAfter, taskNanos, gauge);
       long rss = gauge.peakRssBytes();
       long heapPeak = gauge.peakHeapBytes();
       if (outcome.equals("ok") || worker.rest().isServing()) {
@@ -393,9 +402,26 @@ class BenchmarkIT {
           workerCpu,
           taskCpu,
           cpuByThreads,
+          steady,
           facts,
           outcome);
     }
+  }
+
+  /**
+   * The worker's CPU from the start of the steady window to the end of the run, or null if the
+   * window was not seen (a run too short for a sample inside it, or the worker gone).
+   */
+  private static RunResult.Steady steady(
+      WorkerGauge.Window window, long records, long cpuAfter, long taskNanos, WorkerGauge gauge) {
+    if (window == null || cpuAfter < 0 || taskNanos < 0 || window.processCpuNanos() < 0) {
+      return null;
+    }
+    return new RunResult.Steady(
+        records - window.sent(),
+        (cpuAfter - window.processCpuNanos()) / 1e9,
+        (taskNanos - window.taskCpuNanos()) / 1e9,
+        WorkerGauge.cpuByGroup(window.threads(), gauge.threadCpu()));
   }
 
   private static String read(Path file) {

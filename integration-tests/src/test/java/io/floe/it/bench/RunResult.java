@@ -13,7 +13,9 @@ import java.util.Map;
  * sink (the rest is the wait for the next commit). {@code workerCpuSeconds} is the CPU the whole
  * worker process used from the connector's creation until the run ended, {@code taskCpuSeconds}
  * that of the connector's task threads alone, and {@code cpuByThreads} the worker's CPU seconds
- * over that time by group of threads (WorkerGauge#cpuByGroup).
+ * over that time by group of threads (WorkerGauge#cpuByGroup). {@code steady} is the same from the
+ * moment Connect had handed the sink a given share of the records (half by default) to the end of
+ * the run, or null if no sample fell there.
  */
 record RunResult(
     String workload,
@@ -31,8 +33,40 @@ record RunResult(
     double workerCpuSeconds,
     double taskCpuSeconds,
     Map<String, Double> cpuByThreads,
+    Steady steady,
     TableFacts facts,
     String outcome) {
+
+  /**
+   * The worker's CPU over the records handed to the sink after the window started, to the end of
+   * the run (for Floe, its last commit: the files of those records closed and committed): a worker
+   * past its first minutes, its code compiled and its first commits made.
+   */
+  record Steady(
+      long records, double cpuSeconds, double taskCpuSeconds, Map<String, Double> cpuByThreads) {
+
+    double cpuMicrosPerRecord() {
+      return cpuSeconds * 1e6 / records;
+    }
+
+    double taskCpuMicrosPerRecord() {
+      return taskCpuSeconds * 1e6 / records;
+    }
+
+    double jitSeconds() {
+      return RunResult.jitSeconds(cpuByThreads);
+    }
+  }
+
+  /** The worker's CPU per record in the steady window, in µs; NaN without one. */
+  double steadyCpuMicrosPerRecord() {
+    return steady == null ? Double.NaN : steady.cpuMicrosPerRecord();
+  }
+
+  /** The task threads' CPU per record in the steady window, in µs; NaN without one. */
+  double steadyTaskCpuMicrosPerRecord() {
+    return steady == null ? Double.NaN : steady.taskCpuMicrosPerRecord();
+  }
 
   double recordsPerSecond() {
     return records / seconds;
@@ -58,6 +92,10 @@ record RunResult(
 
   /** The CPU seconds of the worker's JIT compiler threads ({@code C1/C2 CompilerThread}). */
   double jitSeconds() {
+    return jitSeconds(cpuByThreads);
+  }
+
+  private static double jitSeconds(Map<String, Double> cpuByThreads) {
     if (cpuByThreads == null) {
       return Double.NaN;
     }

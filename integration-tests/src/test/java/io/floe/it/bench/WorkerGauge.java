@@ -52,6 +52,15 @@ final class WorkerGauge implements AutoCloseable {
   private volatile long expected;
   private volatile long startMillis;
   private volatile long deliveredMillis = -1;
+  private volatile String connector;
+  private volatile long windowFrom = Long.MAX_VALUE;
+  private volatile Window window;
+
+  /**
+   * What the worker had used when Connect had handed {@code sent} records to the sink: the start of
+   * the steady window, measured to the end of the run.
+   */
+  record Window(long sent, long processCpuNanos, long taskCpuNanos, Map<Long, ThreadCpu> threads) {}
 
   WorkerGauge(long pid) {
     this.pid = pid;
@@ -90,6 +99,17 @@ final class WorkerGauge implements AutoCloseable {
    * records the framework has handed to the sink's {@code put}, whichever sink it is.
    */
   void watchDelivered(String connector, long expectedRecords, long fromMillis) {
+    watchDelivered(connector, expectedRecords, fromMillis, 1.0);
+  }
+
+  /**
+   * As {@link #watchDelivered(String, long, long)}, and takes a {@link Window} at the first sample
+   * that sees at least {@code windowFraction} of the records handed to the sink.
+   */
+  void watchDelivered(
+      String connector, long expectedRecords, long fromMillis, double windowFraction) {
+    this.connector = connector;
+    windowFrom = windowFraction >= 1 ? Long.MAX_VALUE : (long) (expectedRecords * windowFraction);
     try {
       sinkTasks =
           new ObjectName("kafka.connect:type=sink-task-metrics,connector=" + connector + ",task=*");
@@ -113,6 +133,11 @@ final class WorkerGauge implements AutoCloseable {
             sent += number.doubleValue();
           }
         }
+        if (window == null && sent >= windowFrom && sent < expected) {
+          window =
+              new Window(
+                  (long) sent, processCpuNanos(), taskThreadsCpuNanos(connector), threadCpu());
+        }
         if (sent >= expected) {
           deliveredMillis = System.currentTimeMillis();
         }
@@ -120,6 +145,11 @@ final class WorkerGauge implements AutoCloseable {
     } catch (Exception e) {
       // the worker is going away; the figures so far stand
     }
+  }
+
+  /** The start of the steady window, or null if no sample fell inside it. */
+  Window window() {
+    return window;
   }
 
   /**
