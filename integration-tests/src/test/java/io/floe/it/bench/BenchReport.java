@@ -7,6 +7,7 @@ package io.floe.it.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -316,29 +317,39 @@ final class BenchReport {
       if (r.cpuByThreads() == null || r.cpuByThreads().isEmpty()) {
         continue;
       }
-      double total = r.cpuByThreads().values().stream().mapToDouble(Double::doubleValue).sum();
-      StringBuilder groups = new StringBuilder();
-      r.cpuByThreads()
-          .forEach(
-              (group, seconds) -> {
-                if (seconds >= 0.02 * total) {
-                  groups.append(
-                      String.format(
-                          Locale.ROOT, "%s%s %.1f", groups.isEmpty() ? "" : ", ", group, seconds));
-                }
-              });
       out.append(
           String.format(
               Locale.ROOT,
-              "- %s, %s, %s, repeat %d: %.1f s: %s%n",
+              "- %s, %s, %s, repeat %d: %s%s%n",
               r.workload(),
               r.encoding().label(),
               r.label(),
               r.repeat(),
-              total,
-              groups));
+              byThread(r.cpuByThreads()),
+              r.steady() == null
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      "; steady window (%,d records): %s",
+                      r.steady().records(),
+                      byThread(r.steady().cpuByThreads()))));
     }
     return out.toString();
+  }
+
+  /** Seconds by group of threads, the largest first, those under 2% of the total left out. */
+  private static String byThread(Map<String, Double> cpuByThreads) {
+    double total = cpuByThreads.values().stream().mapToDouble(Double::doubleValue).sum();
+    StringBuilder groups = new StringBuilder();
+    cpuByThreads.forEach(
+        (group, seconds) -> {
+          if (seconds >= 0.02 * total) {
+            groups.append(
+                String.format(
+                    Locale.ROOT, "%s%s %.1f", groups.isEmpty() ? "" : ", ", group, seconds));
+          }
+        });
+    return String.format(Locale.ROOT, "%.1f s: %s", total, groups);
   }
 
   /**
