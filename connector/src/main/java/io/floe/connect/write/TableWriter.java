@@ -31,11 +31,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the rows of one table: fans them out by the table's partition spec (transforms applied
- * through Iceberg's {@link PartitionKey} on an {@link InternalRecordWrapper}, so timestamp and date
- * transforms see Iceberg's internal values) and, unless files are shared, by source partition, each
- * to its own Iceberg {@link org.apache.iceberg.io.RollingDataWriter}, made by Iceberg's {@link
- * GenericFileWriterFactory} and named by its {@link OutputFileFactory}.
+ * Writes the rows of one table: fans them out by the table's partition spec (the time and identity
+ * transforms computed from the row by {@link RowPartitioner}, any other through Iceberg's {@link
+ * PartitionKey} on an {@link InternalRecordWrapper}, so transforms see Iceberg's internal values)
+ * and, unless files are shared, by source partition, each to its own Iceberg {@link
+ * org.apache.iceberg.io.RollingDataWriter}, made by Iceberg's {@link GenericFileWriterFactory} and
+ * named by its {@link OutputFileFactory}.
  *
  * <p>Iceberg's own fan-out writers keep their per-partition writers private and close them only all
  * at once, so they cannot close the least recently used file for the task's memory budget; this
@@ -86,6 +87,12 @@ public final class TableWriter {
   private int dictionariesVersion;
   private OutputFileFactory files;
   private PartitionKey key;
+
+  /**
+   * Fills {@link #key} from a row when the spec's transforms allow, else null: {@link #wrapper}.
+   */
+  private RowPartitioner partitioner;
+
   private InternalRecordWrapper wrapper;
   private TopicPartition lastSource;
   private FileGroup lastGroup;
@@ -132,6 +139,7 @@ public final class TableWriter {
             .format(settings.format())
             .build();
     this.key = new PartitionKey(spec, schema);
+    this.partitioner = RowPartitioner.of(spec, schema);
     this.wrapper = new InternalRecordWrapper(schema.asStruct());
   }
 
@@ -201,7 +209,9 @@ public final class TableWriter {
     openFiles.checkUsable();
     try {
       FileGroup group = group(origin);
-      if (partitioned) {
+      if (partitioner != null) {
+        partitioner.partition(row, key);
+      } else if (partitioned) {
         key.partition(wrapper.wrap(row));
       }
       PartitionFile file = group.file(key);
