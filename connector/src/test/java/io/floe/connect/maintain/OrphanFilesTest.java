@@ -261,12 +261,10 @@ class OrphanFilesTest {
   @Test
   void maintenanceScansOncePerOrphanIntervalAndCountsWhatItFound() throws Exception {
     Table table = tableWithOrphans(2);
-    io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
-    io.floe.connect.metrics.CoordinatorMetrics metrics =
-        new io.floe.connect.metrics.CoordinatorMetrics(
-            io.floe.connect.metrics.MetricsRegistry.forTask("orphan-test", null), clock);
-    java.util.concurrent.ExecutorService threads =
-        java.util.concurrent.Executors.newFixedThreadPool(2);
+    Coordinator coordinator = new Coordinator("orphan-test");
+    io.floe.connect.commit.MutableClock clock = coordinator.clock;
+    io.floe.connect.metrics.CoordinatorMetrics metrics = coordinator.metrics;
+    java.util.concurrent.ExecutorService threads = coordinator.threads;
     try {
       TableMaintenance maintenance =
           maintenance(
@@ -310,8 +308,7 @@ class OrphanFilesTest {
           .noneMatch(f -> f.endsWith("orphan-young.parquet"))
           .anyMatch(f -> f.endsWith("in-flight.parquet"));
     } finally {
-      metrics.close();
-      threads.shutdownNow();
+      coordinator.close();
     }
   }
 
@@ -322,12 +319,10 @@ class OrphanFilesTest {
   @Test
   void aScanWaitsWhileTheFilesInFlightAreUnknownAndRunsAtTheNextRun() throws Exception {
     Table table = tableWithOrphans(2);
-    io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
-    io.floe.connect.metrics.CoordinatorMetrics metrics =
-        new io.floe.connect.metrics.CoordinatorMetrics(
-            io.floe.connect.metrics.MetricsRegistry.forTask("orphan-wait-test", null), clock);
-    java.util.concurrent.ExecutorService threads =
-        java.util.concurrent.Executors.newFixedThreadPool(2);
+    Coordinator coordinator = new Coordinator("orphan-wait-test");
+    io.floe.connect.commit.MutableClock clock = coordinator.clock;
+    io.floe.connect.metrics.CoordinatorMetrics metrics = coordinator.metrics;
+    java.util.concurrent.ExecutorService threads = coordinator.threads;
     java.util.concurrent.atomic.AtomicBoolean known =
         new java.util.concurrent.atomic.AtomicBoolean();
     try {
@@ -353,6 +348,24 @@ class OrphanFilesTest {
           .as("the next run, within the orphan interval of the scan that waited")
           .noneMatch(f -> f.endsWith("orphan-old.parquet"));
     } finally {
+      coordinator.close();
+    }
+  }
+
+  /** What the coordinator's maintenance runs with: its clock, metrics and threads. */
+  private final class Coordinator {
+    final io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
+    final io.floe.connect.metrics.CoordinatorMetrics metrics;
+    final java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+
+    Coordinator(String task) {
+      metrics =
+          new io.floe.connect.metrics.CoordinatorMetrics(
+              io.floe.connect.metrics.MetricsRegistry.forTask(task, null), clock);
+    }
+
+    void close() {
       metrics.close();
       threads.shutdownNow();
     }
@@ -405,12 +418,10 @@ class OrphanFilesTest {
   void aScanThatWaitedRunsAtTheNextRoundForEveryTableWhileEventsKeepComing() throws Exception {
     catalog.createTable(TableIdentifier.of("db", "first"), SCHEMA, PartitionSpec.unpartitioned());
     Table table = tableWithOrphans(2);
-    io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
-    io.floe.connect.metrics.CoordinatorMetrics metrics =
-        new io.floe.connect.metrics.CoordinatorMetrics(
-            io.floe.connect.metrics.MetricsRegistry.forTask("orphan-round-test", null), clock);
-    java.util.concurrent.ExecutorService threads =
-        java.util.concurrent.Executors.newFixedThreadPool(2);
+    Coordinator coordinator = new Coordinator("orphan-round-test");
+    io.floe.connect.commit.MutableClock clock = coordinator.clock;
+    io.floe.connect.metrics.CoordinatorMetrics metrics = coordinator.metrics;
+    java.util.concurrent.ExecutorService threads = coordinator.threads;
     // as Coordinator.inFlight: each question sees one more event at the end of the control topic;
     // known when the position reaches that end, or the end seen at the question before
     long[] end = {0};
@@ -444,8 +455,7 @@ class OrphanFilesTest {
           .as("the second table's orphan, after a round that waited")
           .noneMatch(f -> f.endsWith("orphan-old.parquet"));
     } finally {
-      metrics.close();
-      threads.shutdownNow();
+      coordinator.close();
     }
   }
 

@@ -424,10 +424,10 @@ abstract class ExactlyOnceStack {
 
   /**
    * Waits for a scan for orphan files of table {@code id} by the coordinator on {@code host} that
-   * began at {@code fromMs} or later, and returns the orphans the connector's last scan found. A
-   * scan is told by its end ({@code last-orphan-scan-time-ms}); the first that ends after {@code
-   * fromMs} may have begun before, the one after it did not. The coordinator scans after each of
-   * its commits to the table, so the bound counts from {@code fromMs}, not from the test's start.
+   * began at {@code fromMs} or later, and returns the orphans the table's last scan found. A scan
+   * is told by its end ({@code last-orphan-scan-time-ms}); the first that ends after {@code fromMs}
+   * may have begun before, the one after it did not. The coordinator scans after each of its
+   * commits to the table, so the bound counts from {@code fromMs}, not from the test's start.
    */
   long awaitOrphanScanStartedAfter(ConnectWorker host, String name, TableIdentifier id, long fromMs)
       throws IOException {
@@ -437,7 +437,7 @@ abstract class ExactlyOnceStack {
             CONVERGE.plusMillis(Math.max(0, fromMs - System.currentTimeMillis())),
             () -> tableMetricOf(host, name, id, "last-orphan-scan-time-ms"),
             end -> end > fromMs);
-    long found = tableMetric(host, name, "orphan-files-found");
+    long found = tableMetricOf(host, name, id, "orphan-files-found");
     if (found > 0) {
       return found;
     }
@@ -446,7 +446,7 @@ abstract class ExactlyOnceStack {
         CONVERGE,
         () -> tableMetricOf(host, name, id, "last-orphan-scan-time-ms"),
         end -> end > firstEnd);
-    return tableMetric(host, name, "orphan-files-found");
+    return tableMetricOf(host, name, id, "orphan-files-found");
   }
 
   /** A metric of one table of the connector's coordinator on {@code host}. */
