@@ -55,6 +55,10 @@ public final class TableMaintenance {
   private final UnaryOperator<String> mask;
   private final Supplier<Optional<Set<String>>> inFlight;
   private final Map<String, Since> since = new HashMap<>();
+
+  /** The files in flight as this round's first scan asked for them, null before it asked. */
+  private Optional<Set<String>> inFlightThisRound;
+
   private final long startedMs;
 
   /** What happened to a table since its last run. */
@@ -119,6 +123,7 @@ public final class TableMaintenance {
    */
   public void afterCommit(Map<String, Snapshot> committed) {
     long now = clock.millis();
+    inFlightThisRound = null;
     List<String> due = new ArrayList<>();
     for (Map.Entry<String, Snapshot> table : committed.entrySet()) {
       if (!settings.anyFor(table.getKey())) {
@@ -351,10 +356,16 @@ public final class TableMaintenance {
 
   /**
    * Scans the table for orphans, unless the coordinator cannot name every file in flight; returns
-   * whether it scanned.
+   * whether it scanned. The coordinator is asked once per round: it knows them once it has read the
+   * control topic to the end it saw when last asked, and nothing is read during a round (it runs on
+   * the coordinator's thread), so a second question in the round would compare with the end the
+   * first had just seen and, while workers write, make every table but the first wait for ever.
    */
   private boolean removeOrphans(String name, Table table, BooleanSupplier outOfTime) {
-    Optional<Set<String>> held = inFlight.get();
+    if (inFlightThisRound == null) {
+      inFlightThisRound = inFlight.get();
+    }
+    Optional<Set<String>> held = inFlightThisRound;
     if (held.isEmpty()) {
       LOG.info(
           "Table {}: the orphan-file scan waits for the next run: the coordinator has not read every"

@@ -261,12 +261,10 @@ class OrphanFilesTest {
   @Test
   void maintenanceScansOncePerOrphanIntervalAndCountsWhatItFound() throws Exception {
     Table table = tableWithOrphans(2);
-    io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
-    io.floe.connect.metrics.CoordinatorMetrics metrics =
-        new io.floe.connect.metrics.CoordinatorMetrics(
-            io.floe.connect.metrics.MetricsRegistry.forTask("orphan-test", null), clock);
-    java.util.concurrent.ExecutorService threads =
-        java.util.concurrent.Executors.newFixedThreadPool(2);
+    Coordinator coordinator = new Coordinator("orphan-test");
+    io.floe.connect.commit.MutableClock clock = coordinator.clock;
+    io.floe.connect.metrics.CoordinatorMetrics metrics = coordinator.metrics;
+    java.util.concurrent.ExecutorService threads = coordinator.threads;
     try {
       TableMaintenance maintenance =
           maintenance(
@@ -310,8 +308,7 @@ class OrphanFilesTest {
           .noneMatch(f -> f.endsWith("orphan-young.parquet"))
           .anyMatch(f -> f.endsWith("in-flight.parquet"));
     } finally {
-      metrics.close();
-      threads.shutdownNow();
+      coordinator.close();
     }
   }
 
@@ -322,12 +319,10 @@ class OrphanFilesTest {
   @Test
   void aScanWaitsWhileTheFilesInFlightAreUnknownAndRunsAtTheNextRun() throws Exception {
     Table table = tableWithOrphans(2);
-    io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
-    io.floe.connect.metrics.CoordinatorMetrics metrics =
-        new io.floe.connect.metrics.CoordinatorMetrics(
-            io.floe.connect.metrics.MetricsRegistry.forTask("orphan-wait-test", null), clock);
-    java.util.concurrent.ExecutorService threads =
-        java.util.concurrent.Executors.newFixedThreadPool(2);
+    Coordinator coordinator = new Coordinator("orphan-wait-test");
+    io.floe.connect.commit.MutableClock clock = coordinator.clock;
+    io.floe.connect.metrics.CoordinatorMetrics metrics = coordinator.metrics;
+    java.util.concurrent.ExecutorService threads = coordinator.threads;
     java.util.concurrent.atomic.AtomicBoolean known =
         new java.util.concurrent.atomic.AtomicBoolean();
     try {
@@ -353,6 +348,24 @@ class OrphanFilesTest {
           .as("the next run, within the orphan interval of the scan that waited")
           .noneMatch(f -> f.endsWith("orphan-old.parquet"));
     } finally {
+      coordinator.close();
+    }
+  }
+
+  /** What the coordinator's maintenance runs with: its clock, metrics and threads. */
+  private final class Coordinator {
+    final io.floe.connect.commit.MutableClock clock = new io.floe.connect.commit.MutableClock(now);
+    final io.floe.connect.metrics.CoordinatorMetrics metrics;
+    final java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+
+    Coordinator(String task) {
+      metrics =
+          new io.floe.connect.metrics.CoordinatorMetrics(
+              io.floe.connect.metrics.MetricsRegistry.forTask(task, null), clock);
+    }
+
+    void close() {
       metrics.close();
       threads.shutdownNow();
     }
@@ -364,10 +377,20 @@ class OrphanFilesTest {
       java.util.concurrent.ExecutorService threads,
       io.floe.connect.metrics.CoordinatorMetrics metrics,
       java.util.function.Supplier<java.util.Optional<Set<String>>> inFlight) {
+    return maintenance("db.orders"::equals, clock, threads, metrics, inFlight);
+  }
+
+  /** The coordinator's maintenance of the tables {@code maintained}, as above. */
+  private TableMaintenance maintenance(
+      java.util.function.Predicate<String> maintained,
+      io.floe.connect.commit.MutableClock clock,
+      java.util.concurrent.ExecutorService threads,
+      io.floe.connect.metrics.CoordinatorMetrics metrics,
+      java.util.function.Supplier<java.util.Optional<Set<String>>> inFlight) {
     return new TableMaintenance(
         catalog,
         new MaintenanceSettings(
-                "db.orders"::equals,
+                maintained,
                 Duration.ofMinutes(10),
                 false,
                 SnapshotExpiry.Policy.ICEBERG_DEFAULTS,
@@ -382,6 +405,58 @@ class OrphanFilesTest {
         table -> CommitBranch.MAIN,
         text -> text,
         inFlight);
+  }
+
+  /**
+   * The files in flight are asked for once per round, whatever the number of tables: the
+   * coordinator knows them once it has read the control topic to the end it saw at the previous
+   * question, and while workers keep writing it is never at the end it sees now. Asked once per
+   * table, the second table of every round compared against the end the first had just seen, and
+   * waited for ever.
+   */
+  @Test
+  void aScanThatWaitedRunsAtTheNextRoundForEveryTableWhileEventsKeepComing() throws Exception {
+    catalog.createTable(TableIdentifier.of("db", "first"), SCHEMA, PartitionSpec.unpartitioned());
+    Table table = tableWithOrphans(2);
+    Coordinator coordinator = new Coordinator("orphan-round-test");
+    io.floe.connect.commit.MutableClock clock = coordinator.clock;
+    io.floe.connect.metrics.CoordinatorMetrics metrics = coordinator.metrics;
+    java.util.concurrent.ExecutorService threads = coordinator.threads;
+    // as Coordinator.inFlight: each question sees one more event at the end of the control topic;
+    // known when the position reaches that end, or the end seen at the question before
+    long[] end = {0};
+    long[] position = {0};
+    long[] seenBefore = {-1};
+    java.util.function.Supplier<java.util.Optional<Set<String>>> inFlight =
+        () -> {
+          end[0]++;
+          boolean known =
+              position[0] >= end[0] || (seenBefore[0] >= 0 && position[0] >= seenBefore[0]);
+          seenBefore[0] = end[0];
+          return known ? java.util.Optional.of(Set.of()) : java.util.Optional.empty();
+        };
+    try {
+      TableMaintenance maintenance =
+          maintenance(
+              name -> name.equals("db.first") || name.equals("db.orders"),
+              clock,
+              threads,
+              metrics,
+              inFlight);
+      Map<String, org.apache.iceberg.Snapshot> committed = new java.util.LinkedHashMap<>();
+      committed.put("db.first", null);
+      committed.put("db.orders", table.currentSnapshot());
+      for (int round = 0; round < 3; round++) {
+        clock.advance(Duration.ofHours(1).toMillis());
+        maintenance.afterCommit(committed);
+        position[0] = end[0]; // the coordinator reads on between two rounds
+      }
+      assertThat(filesUnder(table.location()))
+          .as("the second table's orphan, after a round that waited")
+          .noneMatch(f -> f.endsWith("orphan-old.parquet"));
+    } finally {
+      coordinator.close();
+    }
   }
 
   @Test

@@ -118,14 +118,39 @@ class TableMaintenanceTest {
         () -> java.util.Optional.of(Set.of()));
   }
 
-  /** What a cycle committed: each table's current snapshot (none for a dropped table). */
+  /**
+   * What a cycle committed: each table's current snapshot (none for a dropped table). Returns once
+   * every snapshot of those tables is older than the wall clock ({@link #olderThanTheWallClock}).
+   */
   private Map<String, Snapshot> committed(String... tables) {
     Map<String, Snapshot> committed = new LinkedHashMap<>();
     for (String name : tables) {
       TableIdentifier id = TableIdentifier.parse(name);
-      committed.put(name, catalog.tableExists(id) ? catalog.loadTable(id).currentSnapshot() : null);
+      if (catalog.tableExists(id)) {
+        Table table = catalog.loadTable(id);
+        olderThanTheWallClock(table);
+        committed.put(name, table.currentSnapshot());
+      } else {
+        committed.put(name, null);
+      }
     }
     return committed;
+  }
+
+  /**
+   * Waits (a millisecond at most) until the wall clock has passed every snapshot of the table.
+   * Iceberg stamps a snapshot with the wall clock and the expiry counts its age on it, while {@link
+   * #clock} says only when a run is due: a snapshot committed in the millisecond of the run is not
+   * older than the maximum age of 0 and would be kept.
+   */
+  private static void olderThanTheWallClock(Table table) {
+    long newest = 0;
+    for (Snapshot snapshot : table.snapshots()) {
+      newest = Math.max(newest, snapshot.timestampMillis());
+    }
+    while (System.currentTimeMillis() <= newest) {
+      Thread.onSpinWait();
+    }
   }
 
   private int snapshots(String name) {
@@ -294,6 +319,7 @@ class TableMaintenanceTest {
                 1),
             name -> CommitBranch.of("audit"));
     now[0] = now[0].plus(Duration.ofMinutes(10));
+    olderThanTheWallClock(table);
     Map<String, Snapshot> committed = Map.of("db.branched", table.snapshot("audit"));
 
     try (io.floe.connect.LogCapture logs = io.floe.connect.LogCapture.of(TableMaintenance.class)) {

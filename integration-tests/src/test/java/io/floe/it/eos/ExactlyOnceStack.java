@@ -344,7 +344,7 @@ abstract class ExactlyOnceStack {
    */
   void killTheCoordinatorsWorkerInsideACompaction(String name, boolean applied) throws Exception {
     String control = name + "-control";
-    broker.createTopic(control, 1, Map.of("retention.ms", "10000"));
+    broker.createTopic(control, 1, Map.of("retention.ms", Long.toString(CONTROL_RETENTION_MS)));
     broker.createTopic(name, 4);
     Map<String, String> config = connector(name, name, 2);
     config.put("iceberg.control.topic", control);
@@ -372,12 +372,16 @@ abstract class ExactlyOnceStack {
       try {
         awaitNewCycleCommitted(name);
         if (!applied) {
-          // the dead coordinator's compaction files are orphans once old enough
-          Await.until(
-              "the survivor's dry run to find orphans",
-              CONVERGE,
-              () -> tableMetric(survivor, name, "orphan-files-found"),
-              found -> found > 0);
+          // the dead coordinator's compaction files are orphans once older than the survivor's
+          // minimum age: the control topic's retention plus the commit timeout
+          long minAgeMs =
+              CONTROL_RETENTION_MS
+                  + Long.parseLong(config.get("iceberg.control.commit.timeout-ms"))
+                  + 1;
+          long orphansFromMs = newestModified(unreferencedCompactionFiles(a)) + minAgeMs;
+          assertThat(awaitOrphanScanStartedAfter(survivor, name, a, orphansFromMs))
+              .as("orphans the survivor's dry run found once the files were old enough")
+              .isPositive();
           assertThat(unreferencedCompactionFiles(a))
               .as("compaction files no snapshot references, left by the dry run")
               .isNotEmpty();
@@ -413,6 +417,63 @@ abstract class ExactlyOnceStack {
     } finally {
       rest.clearFaults();
     }
+  }
+
+  /** The retention of the control topic of a compaction test, which bounds an orphan's age. */
+  static final long CONTROL_RETENTION_MS = 10_000;
+
+  /**
+   * Waits for a scan for orphan files of table {@code id} by the coordinator on {@code host} that
+   * began at {@code fromMs} or later, and returns the orphans the table's last scan found. A scan
+   * is told by its end ({@code last-orphan-scan-time-ms}); the first that ends after {@code fromMs}
+   * may have begun before, the one after it did not. The coordinator scans after each of its
+   * commits to the table, so the bound counts from {@code fromMs}, not from the test's start.
+   */
+  long awaitOrphanScanStartedAfter(ConnectWorker host, String name, TableIdentifier id, long fromMs)
+      throws IOException {
+    long firstEnd =
+        Await.until(
+            "a scan for orphans of " + id + " ending after " + Instant.ofEpochMilli(fromMs),
+            CONVERGE.plusMillis(Math.max(0, fromMs - System.currentTimeMillis())),
+            () -> tableMetricOf(host, name, id, "last-orphan-scan-time-ms"),
+            end -> end > fromMs);
+    long found = tableMetricOf(host, name, id, "orphan-files-found");
+    if (found > 0) {
+      return found;
+    }
+    Await.until(
+        "a scan for orphans of " + id + " beginning after " + Instant.ofEpochMilli(fromMs),
+        CONVERGE,
+        () -> tableMetricOf(host, name, id, "last-orphan-scan-time-ms"),
+        end -> end > firstEnd);
+    return tableMetricOf(host, name, id, "orphan-files-found");
+  }
+
+  /** A metric of one table of the connector's coordinator on {@code host}. */
+  long tableMetricOf(ConnectWorker host, String name, TableIdentifier id, String metric)
+      throws IOException {
+    try (RemoteJmx jmx = workers.jmx(host)) {
+      return jmx.attribute(
+              RemoteJmx.name(
+                  "io.floe:type=table-metrics,connector=" + name + ",table=" + id.toString()),
+              metric)
+          .longValue();
+    } catch (IllegalStateException e) {
+      return -1; // not registered (yet)
+    }
+  }
+
+  /** When the newest of the files was last modified (epoch ms). */
+  static long newestModified(List<String> files) throws IOException {
+    assertThat(files).as("files").isNotEmpty();
+    long newest = 0;
+    for (String file : files) {
+      newest =
+          Math.max(
+              newest,
+              java.nio.file.Files.getLastModifiedTime(java.nio.file.Path.of(file)).toMillis());
+    }
+    return newest;
   }
 
   /** Files the connector's compaction wrote under the table's location that no snapshot names. */

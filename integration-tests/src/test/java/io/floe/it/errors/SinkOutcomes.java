@@ -4,6 +4,10 @@
  */
 package io.floe.it.errors;
 
+import io.floe.connect.control.DataComplete;
+import io.floe.connect.control.EventCodec;
+import io.floe.connect.control.EventType;
+import io.floe.connect.control.PartitionOffset;
 import io.floe.it.eos.TableOracle;
 import io.floe.it.stack.KafkaBroker;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +16,10 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -82,6 +89,54 @@ final class SinkOutcomes {
       }
     }
     return letters;
+  }
+
+  /**
+   * Where the committed hand-overs of a source partition ended: the next offset each {@code
+   * DataComplete} on the control topic reports for it, read committed (a hand-over whose
+   * transaction aborted was rewound and read again). A task's {@code unique} values start again at
+   * each hand-over, so a value repeated at offset {@code o} of the partition breaks the rule unless
+   * {@code o} is among these ends.
+   */
+  Set<Long> handOverEnds(String controlTopic, TopicPartition source) {
+    Set<Long> ends = new TreeSet<>();
+    EventCodec codec = new EventCodec();
+    TopicPartition control = new TopicPartition(controlTopic, 0);
+    Map<String, Object> props = new HashMap<>(broker.adminLogin());
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            props,
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      consumer.assign(List.of(control));
+      consumer.seekToBeginning(List.of(control));
+      long end = consumer.endOffsets(List.of(control)).get(control);
+      Instant deadline = Instant.now().plus(CONVERGE);
+      while (consumer.position(control) < end) {
+        if (Instant.now().isAfter(deadline)) {
+          throw new AssertionError(
+              "the control topic " + controlTopic + " was not read to its end");
+        }
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          if (record.value() == null
+              || !EventCodec.peekHeader(record.value()).is(EventType.DATA_COMPLETE)) {
+            continue;
+          }
+          DataComplete complete = (DataComplete) codec.decode(record.value()).event();
+          for (PartitionOffset answered : complete.assignments()) {
+            if (answered.topic().equals(source.topic())
+                && answered.partition() == source.partition()
+                && answered.offset() != null) {
+              ends.add(answered.offset());
+            }
+          }
+        }
+      }
+    }
+    return ends;
   }
 
   private static long offset(ConsumerRecord<byte[], byte[]> record) {
