@@ -200,15 +200,16 @@ final class BenchReport {
             + " records/s |\n|---|---|---:|---:|---:|---:|---|---:|---:|\n");
     double cold = coldAsFloeWrites();
     for (Encoding encoding : Encoding.values()) {
-      for (int counted = 0; counted < 4; counted++) {
+      for (int counted = 0; counted < 5; counted++) {
         if (counted == 2 && Double.isNaN(cold)) {
           continue;
         }
-        boolean steady = counted == 3;
+        boolean steady = counted >= 3;
         ToDoubleFunction<RunResult> cpu =
             switch (counted) {
               case 1 -> RunResult::cpuMicrosPerRecordWithoutJit;
               case 3 -> RunResult::steadyCpuMicrosPerRecord;
+              case 4 -> RunResult::steadyCpuMicrosPerRecordWithoutJit;
               default -> RunResult::cpuMicrosPerRecord;
             };
         ToDoubleFunction<RunResult> taskCpu =
@@ -243,6 +244,7 @@ final class BenchReport {
                           Locale.ROOT,
                           "steady: the records after the first %.0f%%, warm writer",
                           windowPercent);
+                  case 4 -> "steady, without the JIT compiler threads";
                   default ->
                       String.format(Locale.ROOT, "all, against the cold writer (%.2f µs)", cold);
                 },

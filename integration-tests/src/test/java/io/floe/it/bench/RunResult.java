@@ -63,6 +63,16 @@ record RunResult(
     return steady == null ? Double.NaN : steady.cpuMicrosPerRecord();
   }
 
+  /**
+   * The worker's CPU per record in the steady window without its JIT compiler threads, in µs; NaN
+   * without one.
+   */
+  double steadyCpuMicrosPerRecordWithoutJit() {
+    return steady == null
+        ? Double.NaN
+        : (steady.cpuSeconds() - steady.jitSeconds()) * 1e6 / steady.records();
+  }
+
   /** The task threads' CPU per record in the steady window, in µs; NaN without one. */
   double steadyTaskCpuMicrosPerRecord() {
     return steady == null ? Double.NaN : steady.taskCpuMicrosPerRecord();
