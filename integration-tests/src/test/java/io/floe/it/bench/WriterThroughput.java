@@ -520,34 +520,8 @@ final class WriterThroughput {
 
   private static List<DataFile> rawParquet(Table table, List<Record> rows, Probe probe)
       throws IOException {
-    PartitionKey key = new PartitionKey(table.spec(), table.schema());
     InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
-    OutputFileFactory names = OutputFileFactory.builderFor(table, 1, 1).build();
-    Map<PartitionKey, DataWriter<Record>> writers = new HashMap<>();
-    for (Record row : rows) {
-      key.partition(wrapper.wrap(row));
-      DataWriter<Record> writer = writers.get(key);
-      if (writer == null) {
-        PartitionKey copy = key.copy();
-        writer =
-            org.apache.iceberg.parquet.Parquet.writeData(
-                    names.newOutputFile(table.spec(), copy).encryptingOutputFile())
-                .forTable(table)
-                .withPartition(copy)
-                .createWriterFunc(GenericParquetWriter::create)
-                .overwrite()
-                .build();
-        writers.put(copy, writer);
-      }
-      writer.write(row);
-    }
-    probe.beforeClose("");
-    List<DataFile> files = new ArrayList<>();
-    for (DataWriter<Record> writer : writers.values()) {
-      writer.close();
-      files.add(writer.toDataFile());
-    }
-    return files;
+    return writerPerDay(table, rows, probe, 1, wrapper::wrap, GenericParquetWriter::create);
   }
 
   private static List<DataFile> internalParquet(Table table, List<Record> rows, Probe probe)
@@ -555,11 +529,37 @@ final class WriterThroughput {
     if (internalRows == null || internalRows.size() != rows.size()) {
       internalRows = internalRows(table.schema().asStruct(), rows);
     }
+    return writerPerDay(
+        table,
+        internalRows,
+        probe,
+        3,
+        row -> row,
+        (schema, type) ->
+            org.apache.iceberg.data.parquet.InternalWriter.<Record>createWriter(schema, type));
+  }
+
+  /**
+   * Iceberg's Parquet {@link DataWriter}, one per partition of the table's spec, each row's
+   * partition read through {@code internal}.
+   */
+  private static List<DataFile> writerPerDay(
+      Table table,
+      List<Record> rows,
+      Probe probe,
+      long operationId,
+      java.util.function.Function<Record, org.apache.iceberg.StructLike> internal,
+      java.util.function.BiFunction<
+              org.apache.iceberg.Schema,
+              org.apache.parquet.schema.MessageType,
+              org.apache.iceberg.parquet.ParquetValueWriter<?>>
+          writerFunc)
+      throws IOException {
     PartitionKey key = new PartitionKey(table.spec(), table.schema());
-    OutputFileFactory names = OutputFileFactory.builderFor(table, 1, 3).build();
+    OutputFileFactory names = OutputFileFactory.builderFor(table, 1, operationId).build();
     Map<PartitionKey, DataWriter<Record>> writers = new HashMap<>();
-    for (Record row : internalRows) {
-      key.partition(row);
+    for (Record row : rows) {
+      key.partition(internal.apply(row));
       DataWriter<Record> writer = writers.get(key);
       if (writer == null) {
         PartitionKey copy = key.copy();
@@ -568,10 +568,7 @@ final class WriterThroughput {
                     names.newOutputFile(table.spec(), copy).encryptingOutputFile())
                 .forTable(table)
                 .withPartition(copy)
-                .createWriterFunc(
-                    type ->
-                        org.apache.iceberg.data.parquet.InternalWriter.<Record>createWriter(
-                            table.schema(), type))
+                .createWriterFunc(writerFunc)
                 .overwrite()
                 .build();
         writers.put(copy, writer);
