@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (floe1,apache1,floe4,noop1: sink and tasks.max, in the order of the first round; later rounds
  * rotate it), {@code bench.worker.heap} (1g), {@code bench.memory.records} (500,000), {@code
  * bench.trickle.seconds} (60), {@code bench.trickle.rate} (300 records/s), {@code bench.jfr}
- * (record Floe's runs).
+ * (record Floe's runs), {@code bench.worker.jvm} (more JVM options for every worker, separated by
+ * spaces, e.g. {@code -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation
+ * -XX:LogFile=/tmp/jit-%p.log} to see what each worker's JIT compiles and for how long).
  */
 @Tag("bench")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -68,6 +71,10 @@ class BenchmarkIT {
   private static final int TRICKLE_SECONDS = Integer.getInteger("bench.trickle.seconds", 60);
   private static final int TRICKLE_RATE = Integer.getInteger("bench.trickle.rate", 300);
   private static final boolean JFR = Boolean.getBoolean("bench.jfr");
+  private static final List<String> WORKER_JVM =
+      Arrays.stream(System.getProperty("bench.worker.jvm", "").trim().split("\\s+"))
+          .filter(option -> !option.isEmpty())
+          .toList();
 
   /**
    * Where the steady window starts: the fraction of the records Connect has handed to the sink when
@@ -284,9 +291,11 @@ class BenchmarkIT {
             .runtime(KafkaRuntime.KAFKA_4_3)
             .groupId("bench-" + (runs + 1))
             .maxHeap(heap);
+    List<String> jvm = new ArrayList<>(WORKER_JVM);
     if (record) {
-      options.jvmOptions(List.of("-XX:StartFlightRecording=filename=floe.jfr,settings=profile"));
+      jvm.add("-XX:StartFlightRecording=filename=floe.jfr,settings=profile");
     }
+    options.jvmOptions(jvm);
     return ConnectWorker.start(broker, pluginPath, options);
   }
 
