@@ -49,6 +49,7 @@ public class IcebergSinkTask extends SinkTask {
 
   @Override
   public void start(Map<String, String> props) {
+    PreloadedClasses.loadOnce();
     secrets = Secrets.of(props);
     guarded(
         () -> {
