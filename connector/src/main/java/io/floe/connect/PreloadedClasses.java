@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * compiled them again. Loaded here, before any record, the code is compiled once, knowing every
  * implementation.
  *
- * <p>Loading is all this does: no class is initialized, and a name this build of the plugin does
- * not have is skipped ({@code PreloadedClassesTest} holds the list to the versions we ship).
+ * <p>Each class is loaded and initialized as its first use would (the JIT counts a class once it is
+ * linked); none of them does more in its static initializer than build constants. A name this build
+ * of the plugin does not have is skipped ({@code PreloadedClassesTest} holds the list to the
+ * versions we ship).
  */
 final class PreloadedClasses {
   private static final Logger LOG = LoggerFactory.getLogger(PreloadedClasses.class);
@@ -39,6 +41,7 @@ final class PreloadedClasses {
           "org.apache.avro.Conversions$DecimalConversion",
           "org.apache.avro.file.SyncableFileOutputStream",
           "org.apache.avro.util.NonCopyingByteArrayOutputStream",
+          "org.apache.iceberg.avro.UUIDConversion",
           // Iceberg: the manifest writers are file appenders too
           "org.apache.iceberg.ManifestWriter",
           "org.apache.iceberg.ManifestWriter$V1Writer",
@@ -81,7 +84,7 @@ final class PreloadedClasses {
     int loaded = 0;
     for (String name : NAMES) {
       try {
-        Class.forName(name, false, loader);
+        Class.forName(name, true, loader);
         loaded++;
       } catch (ClassNotFoundException | LinkageError e) {
         LOG.debug("Class {} not preloaded: {}", name, e.toString());
