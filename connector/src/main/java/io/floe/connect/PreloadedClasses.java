@@ -14,13 +14,13 @@ import org.slf4j.LoggerFactory;
  * otherwise load some seconds into the stream, after the JIT has compiled the write path.
  *
  * <p>The JIT compiles a call as a direct one when only one implementation of the callee is loaded
- * (Avro's decoder has one byte source, one {@code GenericData}; Iceberg one {@code FileAppender};
- * Parquet one buffer allocator), and throws that code away when a class loaded later adds a second.
- * The first hand-over loads them: the manifests' Avro writer and reader, Parquet's column indexes
- * and allocator at the first close. Measured on a worker (JIT log, one Avro stream of 4,000,000
- * records), that threw away the compiled converter and write path right after the first commit and
- * compiled them again. Loaded here, before any record, the code is compiled once, knowing every
- * implementation.
+ * (Avro's decoder has one byte source, one {@code GenericData}; Jackson one parser; Iceberg one
+ * {@code FileAppender}; Parquet one buffer allocator), and throws that code away when a class
+ * loaded later adds a second. The first hand-over loads them: the manifests' Avro writer and
+ * reader, Parquet's column indexes and allocator at the first close. Measured on a worker (JIT log,
+ * one Avro stream of 4,000,000 records), that threw away the compiled converter and write path
+ * right after the first commit and compiled them again. Loaded here, before any record, the code is
+ * compiled once, knowing every implementation.
  *
  * <p>Each class is loaded and initialized as its first use would (the JIT counts a class once it is
  * linked); none of them does more in its static initializer than build constants. A name this build
@@ -49,6 +49,10 @@ final class PreloadedClasses {
           "org.apache.iceberg.ManifestWriter$V3Writer",
           "org.apache.iceberg.ManifestWriter$V2DeleteWriter",
           "org.apache.iceberg.ManifestWriter$V3DeleteWriter",
+          // Jackson: the token buffer Iceberg reads its JSON through is a second parser, beside
+          // the one Floe's JSON converter reads records with
+          "com.fasterxml.jackson.databind.util.TokenBuffer$Parser",
+          "com.fasterxml.jackson.core.json.JsonWriteContext",
           // the data file's metrics read strings through a char buffer
           "java.nio.StringCharBuffer",
           // Parquet, at a file's first close: its allocator, column and offset indexes
