@@ -5,6 +5,7 @@
 package io.floe.connect.commit;
 
 import io.floe.connect.commit.SimFaults.Point;
+import io.floe.connect.files.DelegatingStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -152,34 +153,13 @@ final class SimFileIO implements FileIO, SupportsPrefixOperations {
   }
 
   /** A stream whose bytes land on close, unless the upload fails first. */
-  private final class SimStream extends PositionOutputStream {
-    private final PositionOutputStream out;
+  private final class SimStream extends DelegatingStream {
     private final String location;
     private boolean closed;
 
     SimStream(PositionOutputStream out, String location) {
-      this.out = out;
+      super(out);
       this.location = location;
-    }
-
-    @Override
-    public long getPos() throws IOException {
-      return out.getPos();
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
     }
 
     @Override
@@ -190,7 +170,7 @@ final class SimFileIO implements FileIO, SupportsPrefixOperations {
       closed = true;
       faults.before(Point.FILE_CLOSE);
       boolean existed = files.fileExists(location);
-      out.close();
+      super.close();
       landed(location, existed);
       faults.after(Point.FILE_CLOSED);
     }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.connect.config.FloeSinkConfig;
 import io.floe.connect.config.WriterKeys;
+import io.floe.connect.files.DelegatingStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -103,48 +104,32 @@ class UploadFailureWriteTest {
     }
   }
 
-  private static final class RefusingStream extends PositionOutputStream {
-    private final PositionOutputStream out;
+  private static final class RefusingStream extends DelegatingStream {
     private final String location;
     private final RefusingStore store;
 
     RefusingStream(PositionOutputStream out, String location, RefusingStore store) {
-      this.out = out;
+      super(out);
       this.location = location;
       this.store = store;
     }
 
     private void take(int bytes) throws IOException {
-      if (store.refusing && out.getPos() + bytes > TAKEN_BYTES) {
+      if (store.refusing && getPos() + bytes > TAKEN_BYTES) {
         throw new IOException("simulated: no space left to upload " + location);
       }
     }
 
     @Override
-    public long getPos() throws IOException {
-      return out.getPos();
-    }
-
-    @Override
     public void write(int b) throws IOException {
       take(1);
-      out.write(b);
+      super.write(b);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       take(len);
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
+      super.write(b, off, len);
     }
   }
 

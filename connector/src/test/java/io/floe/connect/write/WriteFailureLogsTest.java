@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.connect.LogCapture;
 import io.floe.connect.config.Secrets;
+import io.floe.connect.files.DelegatingStream;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
@@ -132,22 +133,7 @@ class WriteFailureLogsTest {
 
   /** A stream whose upload fails when it is closed, quoting a secret. */
   private static PositionOutputStream failingOnClose(PositionOutputStream out) {
-    return new PositionOutputStream() {
-      @Override
-      public long getPos() throws IOException {
-        return out.getPos();
-      }
-
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-      }
-
+    return new DelegatingStream(out) {
       @Override
       public void close() throws IOException {
         throw new IOException(LEAK);
