@@ -15,6 +15,12 @@ import org.slf4j.LoggerFactory;
  * against the volume objective, the age of the table's watermark after it against the freshness
  * objective. A breach is logged once when it begins (WARN) and once when it ends (INFO); the
  * table's metrics show it meanwhile.
+ *
+ * <p>A table whose cycles have all timed out so far has no watermark: a partition that did not
+ * answer may hold records of any age. Its commits still bound the watermark from above, by the
+ * newest timestamp every answering partition reached, so a table whose answering partitions are
+ * already older than the latency breaches it for certain, and is reported so; whether it meets it
+ * is only known from its first complete cycle.
  */
 final class ContractObjectives {
   private static final Logger LOG = LoggerFactory.getLogger(ContractObjectives.class);
@@ -24,6 +30,8 @@ final class ContractObjectives {
   /**
    * @param rows the rows the commit appended
    * @param validThroughMs the table's watermark after the commit, null if it has none
+   * @param watermarkAtMostMs for a table without a watermark, what the commit's partial cycle
+   *     bounds it by (the newest timestamp every partition that answered reached), else null
    * @param nowMs the time of the check
    */
   static void check(
@@ -32,6 +40,7 @@ final class ContractObjectives {
       TableMetrics metrics,
       long rows,
       Long validThroughMs,
+      Long watermarkAtMostMs,
       long nowMs) {
     Objectives objectives = contract.objectives();
     if (objectives.hasVolume()) {
@@ -46,9 +55,13 @@ final class ContractObjectives {
             "its commit appended " + rows + " rows");
       }
     }
-    if (objectives.latencyMs().isPresent() && validThroughMs != null) {
+    if (objectives.latencyMs().isEmpty()) {
+      return;
+    }
+    long latencyMs = objectives.latencyMs().getAsLong();
+    if (validThroughMs != null) {
       long ageMs = Math.max(0, nowMs - validThroughMs);
-      boolean breached = ageMs > objectives.latencyMs().getAsLong();
+      boolean breached = ageMs > latencyMs;
       if (metrics.freshnessObjective(breached)) {
         report(
             table,
@@ -58,6 +71,19 @@ final class ContractObjectives {
             objectives.describeLatency(),
             "its newest committed record is " + ageMs + " ms old");
       }
+    } else if (watermarkAtMostMs != null
+        && nowMs - watermarkAtMostMs > latencyMs
+        && metrics.freshnessObjective(true)) {
+      report(
+          table,
+          contract,
+          true,
+          "freshness",
+          objectives.describeLatency(),
+          "its newest committed record is at least "
+              + (nowMs - watermarkAtMostMs)
+              + " ms old (it has no watermark yet: every cycle so far timed out before all"
+              + " partitions answered, and those that answered are that old)");
     }
   }
 

@@ -362,7 +362,7 @@ public final class Coordinator implements AutoCloseable {
                 TableCommitter.byTable(pending),
                 position(),
                 Map.copyOf(answeredOffsets),
-                tracker.validThroughMs(),
+                tracker.answeredWatermarkMs(),
                 timedOut);
         checkNotSilent();
         tracker.finish();
@@ -405,7 +405,7 @@ public final class Coordinator implements AutoCloseable {
         TableCommitter.byTable(pending),
         position(),
         Map.copyOf(answeredOffsets),
-        cycle.validThroughMs(),
+        cycle.answeredWatermarkMs(),
         cycle.partial());
   }
 
@@ -521,6 +521,11 @@ public final class Coordinator implements AutoCloseable {
         validThrough == null ? "-" : Instant.ofEpochMilli(validThrough),
         durationMs,
         cycle.partial() ? " (partial: the cycle timed out)" : "");
+    OptionalLong answered = cycle.answeredWatermarkMs();
+    Long watermarkAtMost =
+        validThrough == null && cycle.partial() && answered.isPresent()
+            ? answered.getAsLong()
+            : null;
     TableMetrics tableMetrics = metrics.table(table);
     tableMetrics.committed(
         result.snapshot().snapshotId(),
@@ -540,7 +545,13 @@ public final class Coordinator implements AutoCloseable {
         .ifPresent(
             contract ->
                 ContractObjectives.check(
-                    table, contract, tableMetrics, result.records(), validThrough, clock.millis()));
+                    table,
+                    contract,
+                    tableMetrics,
+                    result.records(),
+                    validThrough,
+                    watermarkAtMost,
+                    clock.millis()));
   }
 
   /**

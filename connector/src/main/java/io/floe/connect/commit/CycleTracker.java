@@ -140,14 +140,12 @@ final class CycleTracker {
   }
 
   /**
-   * The event-time watermark of a complete cycle: the smallest, over the partitions that reported a
-   * timestamp, of their largest record timestamp; empty for an incomplete cycle or when no
-   * partition has one.
+   * The event-time watermark of the answers taken: the smallest, over the partitions that answered
+   * with a timestamp, of their largest record timestamp; empty when none has one. For a complete
+   * cycle it is the cycle's watermark; for an incomplete one, a bound the watermark cannot exceed,
+   * since the partitions yet to answer can only lower it.
    */
-  OptionalLong validThroughMs() {
-    if (!complete()) {
-      return OptionalLong.empty();
-    }
+  OptionalLong answeredWatermarkMs() {
     long min = Long.MAX_VALUE;
     for (PartitionOffset partition : answered.values()) {
       if (partition.maxTimestampMs() != null) {

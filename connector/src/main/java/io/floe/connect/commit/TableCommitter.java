@@ -119,7 +119,7 @@ final class TableCommitter {
    * @param events the pending events by table
    * @param controlPosition the control-topic position every pending event is below
    * @param sourceOffsets the newest source offsets of the answers whose data the cycle commits
-   * @param validThroughMs the cycle's watermark, for a complete cycle
+   * @param answeredWatermarkMs the watermark of the partitions that answered (CycleTracker)
    * @param partial whether the cycle timed out before every source partition answered
    */
   record Cycle(
@@ -127,8 +127,14 @@ final class TableCommitter {
       Map<String, List<PendingEvent>> events,
       Map<Integer, Long> controlPosition,
       Map<TopicPartition, Long> sourceOffsets,
-      OptionalLong validThroughMs,
-      boolean partial) {}
+      OptionalLong answeredWatermarkMs,
+      boolean partial) {
+
+    /** The cycle's watermark: a complete cycle's, none for a partial one. */
+    OptionalLong validThroughMs() {
+      return partial ? OptionalLong.empty() : answeredWatermarkMs;
+    }
+  }
 
   /**
    * The tables committed by a call.

@@ -7,9 +7,11 @@ package io.floe.connect.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.connect.LogCapture;
 import io.floe.connect.branch.CommitBranch;
 import io.floe.connect.config.CommitKeys;
 import io.floe.connect.config.Secrets;
+import io.floe.connect.contract.Contract;
 import io.floe.connect.control.CommitComplete;
 import io.floe.connect.control.CommitRequest;
 import io.floe.connect.control.DataComplete;
@@ -18,14 +20,18 @@ import io.floe.connect.control.PartitionOffset;
 import io.floe.connect.control.StartCommit;
 import io.floe.connect.deletes.KeyIndexSettings;
 import io.floe.connect.maintain.MaintenanceSettings;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import javax.management.ObjectName;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -59,21 +65,7 @@ class CoordinatorTest {
   private static final long TIMEOUT_MS = 5_000;
   private static final long RETRY_TIMEOUT_MS = 5_000;
   private static final ControlSettings SETTINGS =
-      new ControlSettings(
-          "orders",
-          0,
-          "",
-          Duration.ofMillis(INTERVAL_MS),
-          Duration.ofMillis(TIMEOUT_MS),
-          Duration.ofMillis(RETRY_TIMEOUT_MS),
-          1_000_000,
-          Secrets.of(Map.of()),
-          List.of(TABLE),
-          CommitKeys.COMMIT_MAX_SILENT_CYCLES_DEFAULT,
-          KeyIndexSettings.off(),
-          MaintenanceSettings.off(),
-          table -> CommitBranch.MAIN,
-          table -> java.util.Optional.empty());
+      settings(RETRY_TIMEOUT_MS, table -> Optional.empty());
 
   private final MutableClock clock = new MutableClock(1_767_225_600_000L);
   private final InMemoryControlTopic control = new InMemoryControlTopic();
@@ -380,6 +372,55 @@ class CoordinatorTest {
   }
 
   @Test
+  void aTableWhoseCyclesTimeOutBreachesItsFreshnessObjectiveOnceTheAnsweringPartitionsAreStale()
+      throws Exception {
+    Contract contract =
+        Contract.parse(
+            """
+            id: orders
+            version: 1.0.0
+            schema:
+              - name: orders
+                properties:
+                  - name: id
+                    logicalType: integer
+            slaProperties:
+              - property: latency
+                value: 30
+                unit: s
+            """);
+    settings = settings(RETRY_TIMEOUT_MS, table -> Optional.of(contract));
+    coordinator = open(control);
+    UUID first = nextCycle();
+    long newest = clock.millis() - 60_000;
+    control.send(GROUP, "orders-0", written(first, 3).event());
+    control.send(
+        GROUP,
+        "orders-0",
+        new DataComplete(first, List.of(new PartitionOffset("orders", 0, 3L, newest))));
+
+    try (LogCapture logs = LogCapture.ofEveryLevel(ContractObjectives.class)) {
+      clock.advance(TIMEOUT_MS);
+      turn();
+      assertThat(snapshots()).as("the timed-out cycle commits what arrived").hasSize(1);
+      assertThat(table.currentSnapshot().summary().keySet())
+          .as("a partition that did not answer leaves the table without a watermark")
+          .noneMatch(key -> key.startsWith(CommitMarks.VALID_THROUGH_MS));
+      assertThat(logs.at("WARN"))
+          .singleElement()
+          .asString()
+          .contains("breaches the freshness objective of its contract 'orders' version 1.0.0")
+          .contains("at least 65000 ms old (it has no watermark yet");
+    }
+    assertThat(
+            ManagementFactory.getPlatformMBeanServer()
+                .getAttribute(
+                    new ObjectName("io.floe:type=table-metrics,connector=orders,table=" + TABLE),
+                    "freshness-objective-breached"))
+        .isEqualTo(1L);
+  }
+
+  @Test
   void anAnswerReadOnlyInPartIsNotCommittedInPartPastTheCommitTimeout() {
     long retryTimeoutMs = 4 * TIMEOUT_MS;
     settings = withRetryTimeout(retryTimeoutMs);
@@ -435,6 +476,11 @@ class CoordinatorTest {
   }
 
   private static ControlSettings withRetryTimeout(long retryTimeoutMs) {
+    return settings(retryTimeoutMs, table -> Optional.empty());
+  }
+
+  private static ControlSettings settings(
+      long retryTimeoutMs, Function<String, Optional<Contract>> contracts) {
     return new ControlSettings(
         "orders",
         0,
@@ -449,7 +495,7 @@ class CoordinatorTest {
         KeyIndexSettings.off(),
         MaintenanceSettings.off(),
         table -> CommitBranch.MAIN,
-        table -> java.util.Optional.empty());
+        contracts);
   }
 
   @Test

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.connect.control.PartitionOffset;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
@@ -82,9 +83,28 @@ class CycleTrackerTest {
     UUID id = UUID.randomUUID();
     tracker.start(id, Set.of(P0, P1));
     tracker.answered(id, List.of(new PartitionOffset("t", 0, 10L, 7_000L)));
-    assertThat(tracker.validThroughMs()).isEmpty();
+    assertThat(tracker.answeredWatermarkMs())
+        .as("a bound while a partition has not answered: it can only lower the watermark")
+        .hasValue(7_000L);
+    assertThat(cycle(tracker, true).validThroughMs()).isEmpty();
     tracker.answered(id, List.of(new PartitionOffset("t", 1, 3L, 4_000L)));
-    assertThat(tracker.validThroughMs()).hasValue(4_000L);
+    assertThat(tracker.answeredWatermarkMs()).hasValue(4_000L);
+    assertThat(cycle(tracker, false).validThroughMs()).hasValue(4_000L);
+  }
+
+  @Test
+  void partitionsThatAnsweredWithoutATimestampDoNotBoundTheWatermark() {
+    UUID id = UUID.randomUUID();
+    tracker.start(id, Set.of(P0, P1));
+    tracker.answered(id, List.of(new PartitionOffset("t", 0, 10L, null)));
+    assertThat(tracker.answeredWatermarkMs()).isEmpty();
+    tracker.answered(id, List.of(new PartitionOffset("t", 1, 3L, 4_000L)));
+    assertThat(tracker.answeredWatermarkMs()).hasValue(4_000L);
+  }
+
+  private static TableCommitter.Cycle cycle(CycleTracker tracker, boolean partial) {
+    return new TableCommitter.Cycle(
+        tracker.commitId(), Map.of(), Map.of(), Map.of(), tracker.answeredWatermarkMs(), partial);
   }
 
   @Test
