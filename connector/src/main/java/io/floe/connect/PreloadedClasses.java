@@ -53,6 +53,7 @@ final class PreloadedClasses {
           // the one Floe's JSON converter reads records with
           "com.fasterxml.jackson.databind.util.TokenBuffer$Parser",
           "com.fasterxml.jackson.core.json.JsonWriteContext",
+          "com.fasterxml.jackson.databind.ObjectReader",
           // the data file's metrics read strings through a char buffer
           "java.nio.StringCharBuffer",
           // Parquet, at a file's first close: its allocator, column and offset indexes
@@ -64,7 +65,8 @@ final class PreloadedClasses {
           "shaded.parquet.it.unimi.dsi.fastutil.longs.LongLists$UnmodifiableList",
           "shaded.parquet.it.unimi.dsi.fastutil.longs.LongLists$UnmodifiableRandomAccessList",
           "shaded.parquet.it.unimi.dsi.fastutil.longs.LongImmutableList",
-          "shaded.parquet.it.unimi.dsi.fastutil.ints.Int2IntLinkedOpenHashMap$KeyIterator");
+          "shaded.parquet.it.unimi.dsi.fastutil.ints.Int2IntLinkedOpenHashMap$KeyIterator",
+          "shaded.parquet.it.unimi.dsi.fastutil.objects.Object2IntLinkedOpenHashMap$KeyIterator");
 
   private PreloadedClasses() {}
 
