@@ -4,11 +4,16 @@
  */
 package io.floe.connect.write;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.contract.ContractViolation;
 import io.floe.connect.json.JsonConverter;
 import io.floe.connect.json.JsonConverterConfig;
 import io.floe.connect.write.TableStates.TableState;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashSet;
@@ -19,6 +24,8 @@ import java.util.function.Function;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,16 +37,18 @@ import org.slf4j.LoggerFactory;
  * cycle (a {@link TableStates} state, a writer of the pool), so the rows are handed over and
  * committed with the offsets they cover, exactly once.
  *
- * <p>The record's key and value are kept as Connect JSON with their schemas (Floe's JSON converter,
- * {@code schemas.enable=true}, decimals as numbers, nulls kept): the converters ran before the
- * task, so the bytes read from Kafka are gone, and this form tells its own schema and converts back
- * to the same Connect data with a JSON converter.
+ * <p>The record's key, value and headers are kept as Connect JSON with their schemas (Floe's JSON
+ * converter, {@code schemas.enable=true}, decimals as numbers, nulls kept): the converters ran
+ * before the task, so the bytes read from Kafka are gone, and this form tells its own schema and
+ * converts back to the same Connect data with a JSON converter. The headers are an array of {@code
+ * {"key", "value"}} in the record's order, as a record may repeat a key.
  *
  * <p>Logs the first reject of each table in each hand-over at INFO and the others at DEBUG, never a
  * value. Not thread-safe: used under the {@link SinkWriter}'s caller's lock.
  */
 final class Quarantine {
   private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Function<String, Optional<String>> rejectsTables;
   private final TableStates states;
@@ -152,8 +161,32 @@ final class Quarantine {
             violation,
             clock.instant(),
             json(keys, record, record.keySchema(), record.key()),
-            json(values, record, record.valueSchema(), record.value()));
+            json(values, record, record.valueSchema(), record.value()),
+            headersJson(record));
     return new Rejected(state, row);
+  }
+
+  /**
+   * The record's headers as a JSON array of {@code {"key": ..., "value": ...}}, each value Connect
+   * JSON with its schema; null when the record has none.
+   */
+  private String headersJson(SinkRecord record) {
+    Headers headers = record.headers();
+    if (headers == null || headers.isEmpty()) {
+      return null;
+    }
+    ArrayNode array = JSON.createArrayNode();
+    for (Header header : headers) {
+      ObjectNode entry = array.addObject();
+      entry.put("key", header.key());
+      byte[] value = values.fromConnectData(record.topic(), header.schema(), header.value());
+      try {
+        entry.set("value", value == null ? NullNode.getInstance() : JSON.readTree(value));
+      } catch (IOException e) {
+        throw new DataException("its header " + header.key() + " cannot be written as JSON", e);
+      }
+    }
+    return array.toString();
   }
 
   private static String json(

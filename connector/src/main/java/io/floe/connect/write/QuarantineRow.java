@@ -23,8 +23,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * The row of a quarantine table (README, "Quarantine table"): a record a table's contract refused,
  * with the rule and field it broke and the reason (never the value), where it came from in Kafka,
- * and its key and value as Connect JSON with their schemas, from which it can be produced again.
- * Quarantine tables are partitioned by the day of rejection.
+ * and its key, value and headers as Connect JSON with their schemas, from which it can be produced
+ * again. Quarantine tables are partitioned by the day of rejection.
  */
 final class QuarantineRow {
   static final String SOURCE_TABLE = "source_table";
@@ -40,6 +40,7 @@ final class QuarantineRow {
   static final String REJECTED_AT = "rejected_at";
   static final String KEY_JSON = "key_json";
   static final String VALUE_JSON = "value_json";
+  static final String HEADERS_JSON = "headers_json";
 
   /** The schema Floe creates quarantine tables with. */
   static final Schema SCHEMA =
@@ -61,7 +62,12 @@ final class QuarantineRow {
               13,
               VALUE_JSON,
               Types.StringType.get(),
-              "The value: Connect JSON, schema and payload"));
+              "The value: Connect JSON, schema and payload"),
+          optional(
+              14,
+              HEADERS_JSON,
+              Types.StringType.get(),
+              "The headers, in order: a JSON array of {key, value}, each value Connect JSON"));
 
   /** The partition spec Floe creates quarantine tables with: by day of rejection. */
   static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).day(REJECTED_AT).build();
@@ -74,6 +80,7 @@ final class QuarantineRow {
    *
    * @param keyJson the record's key as Connect JSON, or null
    * @param valueJson the record's value as Connect JSON, or null
+   * @param headersJson the record's headers as a JSON array, or null when it has none
    */
   static Record of(
       Schema schema,
@@ -82,7 +89,8 @@ final class QuarantineRow {
       ContractViolation violation,
       Instant rejectedAt,
       String keyJson,
-      String valueJson) {
+      String valueJson,
+      String headersJson) {
     Record row = GenericRecord.create(schema);
     row.setField(SOURCE_TABLE, table);
     row.setField(CONTRACT_ID, violation.contractId());
@@ -97,6 +105,7 @@ final class QuarantineRow {
     row.setField(REJECTED_AT, utc(rejectedAt.toEpochMilli()));
     row.setField(KEY_JSON, keyJson);
     row.setField(VALUE_JSON, valueJson);
+    row.setField(HEADERS_JSON, headersJson);
     return row;
   }
 

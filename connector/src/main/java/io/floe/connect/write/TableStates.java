@@ -23,6 +23,7 @@ import io.floe.connect.schema.SchemaChange;
 import io.floe.connect.schema.SchemaDiff;
 import io.floe.connect.schema.SchemaEvolver;
 import io.floe.connect.schema.SetIdentifierFields;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,16 +102,29 @@ final class TableStates {
 
   /**
    * The state of a table whose schema and partition spec Floe sets (a quarantine table): loaded, or
-   * created with them. It gets neither the Kafka metadata column nor identifier fields.
+   * created with them. It gets neither the Kafka metadata column nor identifier fields. A loaded
+   * table that lacks an optional top-level column of {@code schema} (one a later version of Floe
+   * added) gets it.
    */
   TableState fixed(String name, Schema schema, PartitionSpec spec) {
     TableState state = states.get(name);
     if (state == null) {
       Table table = tables.loadOrCreateFixed(name, schema, spec);
       state = new TableState(name, table, pool.writerFor(TableIdentifier.parse(name), id -> table));
+      state.evolve(current -> missingOptionalColumns(schema, current));
       states.put(name, state);
     }
     return state;
+  }
+
+  private static List<SchemaChange> missingOptionalColumns(Schema wanted, Schema current) {
+    List<SchemaChange> missing = new ArrayList<>();
+    for (Types.NestedField column : wanted.columns()) {
+      if (column.isOptional() && current.findField(column.name()) == null) {
+        missing.add(new AddColumn(null, column.name(), column.type(), column.doc()));
+      }
+    }
+    return missing;
   }
 
   /** The state of a table that exists, or null. */

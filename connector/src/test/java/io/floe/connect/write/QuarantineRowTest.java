@@ -40,7 +40,8 @@ class QuarantineRowTest {
             "10 record_timestamp timestamptz false",
             "11 rejected_at timestamptz true",
             "12 key_json string false",
-            "13 value_json string false");
+            "13 value_json string false",
+            "14 headers_json string false");
     assertThat(QuarantineRow.SPEC.fields())
         .singleElement()
         .satisfies(f -> assertThat(f.name()).isEqualTo("rejected_at_day"));
@@ -57,7 +58,8 @@ class QuarantineRowTest {
             violation(),
             Instant.EPOCH,
             null,
-            "{\"schema\":null,\"payload\":\"v\"}");
+            "{\"schema\":null,\"payload\":\"v\"}",
+            null);
     assertThat(row.getField("source_partition")).isEqualTo(3);
     assertThat(row.getField("source_offset")).isEqualTo(42L);
     assertThat(row.getField("record_timestamp")).isNull();

@@ -40,6 +40,7 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -218,6 +219,73 @@ class QuarantineTest {
           .extracting(TableFiles::tableName)
           .containsExactlyInAnyOrder("db.orders", "db.copy");
     }
+  }
+
+  @Test
+  void aRejectKeepsItsHeadersInOrderAndAQuarantineTableWithoutTheirColumnGetsIt() throws Exception {
+    FloeSinkConfig config = new FloeSinkConfig(config());
+    Catalog catalog = new CatalogLoader().load(config);
+    // a quarantine table created before headers were kept
+    org.apache.iceberg.Schema before =
+        new org.apache.iceberg.Schema(
+            QuarantineRow.SCHEMA.columns().stream()
+                .filter(column -> !column.name().equals("headers_json"))
+                .toList());
+    catalog.createTable(
+        TableIdentifier.parse("db.orders__rejected"),
+        before,
+        org.apache.iceberg.PartitionSpec.builderFor(before).day("rejected_at").build());
+    ConnectHeaders headers = new ConnectHeaders();
+    headers.addString("trace", "t-1");
+    headers.addInt("attempt", 2);
+    headers.addString("trace", "t-2");
+    SinkRecord withHeaders =
+        new SinkRecord(
+            "orders",
+            0,
+            Schema.STRING_SCHEMA,
+            "k1",
+            ORDER,
+            value(1, 250.0, "12345"),
+            1,
+            1_001L,
+            org.apache.kafka.common.record.TimestampType.CREATE_TIME,
+            headers);
+    HandOver handOver;
+    try (SinkWriter writer = writer(config, catalog)) {
+      writer.write(List.of(withHeaders, order(2, null, "12345")));
+      assertThat(failed).isEmpty();
+      handOver = writer.handOver();
+    }
+    for (TableFiles files : handOver.tables()) {
+      AppendFiles append = files.table().newAppend();
+      files.files().dataFiles().forEach(append::appendFile);
+      append.commit();
+    }
+
+    assertThat(catalog.loadTable(TableIdentifier.parse("db.orders__rejected")).schema().columns())
+        .last()
+        .satisfies(column -> assertThat(column.name()).isEqualTo("headers_json"))
+        .satisfies(column -> assertThat(column.isOptional()).isTrue());
+    List<Record> quarantined = rows("db.orders__rejected", catalog);
+    assertThat(quarantined).extracting(r -> r.getField("source_offset")).containsExactly(1L, 2L);
+    assertThat(quarantined.get(1).getField("headers_json")).as("no headers").isNull();
+    com.fasterxml.jackson.databind.JsonNode kept =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree((String) quarantined.get(0).getField("headers_json"));
+    assertThat(kept).hasSize(3);
+    List<String> keys = new ArrayList<>();
+    List<SchemaAndValue> values = new ArrayList<>();
+    kept.forEach(
+        entry -> {
+          keys.add(entry.get("key").asText());
+          values.add(back(false, entry.get("value").toString()));
+        });
+    // in the record's order, the repeated key twice; each value converts back to the header's own
+    assertThat(keys).containsExactly("trace", "attempt", "trace");
+    List<SchemaAndValue> original = new ArrayList<>();
+    headers.forEach(header -> original.add(new SchemaAndValue(header.schema(), header.value())));
+    assertThat(values).isEqualTo(original);
   }
 
   @Test

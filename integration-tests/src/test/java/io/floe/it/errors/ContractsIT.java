@@ -41,6 +41,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -338,7 +339,14 @@ class ContractsIT {
     broker.createTopic(topic, 1);
     KafkaProducer<String, String> producer = services.own(broker.stringProducer());
     for (long i = 0; i < QUARANTINE_RECORDS; i++) {
-      producer.send(new ProducerRecord<>(topic, 0, "k", record(i, QUARANTINED)));
+      producer.send(
+          new ProducerRecord<>(
+              topic,
+              0,
+              null,
+              "k",
+              record(i, QUARANTINED),
+              List.of(new RecordHeader("trace", ("t-" + i).getBytes(StandardCharsets.UTF_8)))));
     }
     producer.flush();
 
@@ -413,6 +421,11 @@ class ContractsIT {
             JsonNode key = json.readTree((String) row.getField("key_json"));
             assertThat(key.get("payload").asText()).isEqualTo("k");
             assertThat(key.get("schema").get("type").asText()).isEqualTo("string");
+            // and its headers, as the worker's header converter read them
+            JsonNode headers = json.readTree((String) row.getField("headers_json"));
+            assertThat(headers).as("headers at %d", offset).hasSize(1);
+            assertThat(headers.get(0).get("key").asText()).isEqualTo("trace");
+            assertThat(headers.get(0).at("/value/payload").asText()).isEqualTo("t-" + offset);
           } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
