@@ -4,22 +4,19 @@
  */
 package io.floe.connect.write;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.floe.connect.config.Secrets;
 import io.floe.connect.contract.ContractViolation;
 import io.floe.connect.json.JsonConverter;
 import io.floe.connect.json.JsonConverterConfig;
 import io.floe.connect.write.TableStates.TableState;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.function.Function;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.TopicPartition;
@@ -48,7 +45,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Quarantine {
   private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Function<String, Optional<String>> rejectsTables;
   private final TableStates states;
@@ -175,16 +171,15 @@ final class Quarantine {
     if (headers == null || headers.isEmpty()) {
       return null;
     }
-    ArrayNode array = JSON.createArrayNode();
+    StringJoiner array = new StringJoiner(",", "[", "]");
     for (Header header : headers) {
-      ObjectNode entry = array.addObject();
-      entry.put("key", header.key());
-      byte[] value = values.fromConnectData(record.topic(), header.schema(), header.value());
-      try {
-        entry.set("value", value == null ? NullNode.getInstance() : JSON.readTree(value));
-      } catch (IOException e) {
-        throw new DataException("its header " + header.key() + " cannot be written as JSON", e);
-      }
+      String value = json(values, record, header.schema(), header.value());
+      array.add(
+          "{\"key\":\""
+              + new String(JsonStringEncoder.getInstance().quoteAsString(header.key()))
+              + "\",\"value\":"
+              + (value == null ? "null" : value)
+              + "}");
     }
     return array.toString();
   }

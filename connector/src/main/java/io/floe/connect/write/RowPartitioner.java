@@ -120,7 +120,7 @@ final class RowPartitioner {
   private static Function<Object, Object> transform(PartitionField field, Type source) {
     String name = field.transform().toString();
     Function<Object, Long> micros = microsOf(source);
-    Function<Object, Integer> days = daysOf(source);
+    Function<Object, Integer> days = daysOf(source, micros);
     if (field.transform().isIdentity()) {
       return switch (source.typeId()) {
         case INTEGER, LONG, STRING, BOOLEAN -> Function.identity();
@@ -176,12 +176,14 @@ final class RowPartitioner {
     return Math.addExact(Math.multiplyExact(epochSecond, MICROS_PER_SECOND), nano / 1000);
   }
 
-  /** Days from the epoch of a date or timestamp column's generic value; null for other types. */
-  private static Function<Object, Integer> daysOf(Type source) {
+  /**
+   * Days from the epoch of a date or timestamp column's generic value, given the column's {@link
+   * #microsOf}; null for other types.
+   */
+  private static Function<Object, Integer> daysOf(Type source, Function<Object, Long> micros) {
     if (source.typeId() == Type.TypeID.DATE) {
       return value -> (int) ((LocalDate) value).toEpochDay();
     }
-    Function<Object, Long> micros = microsOf(source);
     return micros == null
         ? null
         : value -> (int) Math.floorDiv(micros.apply(value), MICROS_PER_DAY);
