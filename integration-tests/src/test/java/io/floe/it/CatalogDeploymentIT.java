@@ -201,7 +201,9 @@ class CatalogDeploymentIT {
               .count();
       long commits =
           StreamSupport.stream(view.loadTable(table).snapshots().spliterator(), false).count();
-      assertThat(commits).as("commits").isGreaterThanOrEqualTo(2);
+      // the kill may take the lock of the first commit, whose rows the new worker then commits with
+      // the rest: one snapshot is as right as several
+      assertThat(commits).as("commits").isPositive();
       assertThat(locks)
           .as("locks the metastore granted HiveCatalog on the table")
           .isGreaterThanOrEqualTo(commits);
