@@ -13,6 +13,7 @@ import io.floe.connect.control.KafkaClients;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -114,6 +115,13 @@ final class ControlParty {
   private final ControlLoop loop;
   private final EventCodec codec = new EventCodec();
   private volatile ControlChannel channel;
+
+  /**
+   * The offset after the last record handled, by control partition, since the channel opened: a
+   * record at a lower offset is one the consumer delivered again and was handled already.
+   */
+  private final Map<Integer, Long> nextOffsets = new HashMap<>();
+
   private volatile RuntimeException failure;
   private Uncertain uncertain;
 
@@ -214,6 +222,7 @@ final class ControlParty {
   /** Opens the party's control clients, on the calling thread. */
   void openChannel() {
     channel = role.opener().get();
+    nextOffsets.clear();
   }
 
   /** Starts the thread: the first step, then turns until a step fails or {@link #stop}. */
@@ -263,10 +272,19 @@ final class ControlParty {
 
   /**
    * Polls the control topic once and hands the owner each event of the party's connector that
-   * {@code wanted} accepts, decoded.
+   * {@code wanted} accepts, decoded, and each at most once: a record delivered again (below the
+   * offset after the last one handled in its partition) is skipped, so that no owner takes an event
+   * twice (a worker would answer a cycle twice, the coordinator would reopen a finished answer).
+   * Kafka's consumer delivers a record again only after a seek, and the channel never seeks once
+   * open; this holds whatever the consumer does.
    */
   void poll(Predicate<EventHeader> wanted, EventHandler handler) {
     for (ConsumerRecord<byte[], byte[]> record : channel.poll(POLL)) {
+      long next = nextOffsets.getOrDefault(record.partition(), Long.MIN_VALUE);
+      if (record.offset() < next) {
+        continue;
+      }
+      nextOffsets.put(record.partition(), record.offset() + 1);
       if (record.value() == null) {
         continue;
       }

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,7 +64,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
-  private static final int MAX_FINISHED_ANSWERS = 10_000;
   private static final long FIRST_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 30_000;
 
@@ -94,12 +92,14 @@ public final class Coordinator implements AutoCloseable {
    * Answers (cycle and sender) whose {@code DataWritten} was read but not yet their {@code
    * DataComplete}, which the same transaction holds further on. A commit waits for it (see {@link
    * #transactionsSplit}): committed without it, the data would go in without its offsets, and the
-   * control position could not tell the events below it from those not yet committed.
+   * control position could not tell the events below it from those not yet committed. A sender may
+   * answer one cycle more than once (a task that answered before it was replaced, then its
+   * replacement; each answer is a transaction of its own, and a sender's transactions follow one
+   * another in the topic, as its transactional id fences the older): each answer's {@code
+   * DataWritten} opens it again until that answer's {@code DataComplete}. The party hands over each
+   * event once, so a redelivered {@code DataWritten} cannot open a finished answer.
    */
   private final Set<String> unfinishedAnswers = new HashSet<>();
-
-  /** Answers whose {@code DataComplete} was read, the latest first out; a bounded memory. */
-  private final Set<String> finishedAnswers = new LinkedHashSet<>();
 
   /** How long the commit has waited for the rest of a transaction read in part. */
   private final RetryBudget splitWait;
@@ -265,17 +265,9 @@ public final class Coordinator implements AutoCloseable {
       ConsumerRecord<byte[], byte[]> record, EventHeader header, ControlEvent event) {
     if (event instanceof DataWritten written) {
       pending.add(new PendingEvent(record.partition(), record.offset(), written));
-      String answer = written.commitId() + "/" + header.senderTaskId();
-      if (!finishedAnswers.contains(answer)) {
-        unfinishedAnswers.add(answer);
-      }
+      unfinishedAnswers.add(written.commitId() + "/" + header.senderTaskId());
     } else if (event instanceof DataComplete complete) {
-      String answered = complete.commitId() + "/" + header.senderTaskId();
-      unfinishedAnswers.remove(answered);
-      finishedAnswers.add(answered);
-      if (finishedAnswers.size() > MAX_FINISHED_ANSWERS) {
-        finishedAnswers.remove(finishedAnswers.iterator().next());
-      }
+      unfinishedAnswers.remove(complete.commitId() + "/" + header.senderTaskId());
       tracker.answered(complete.commitId(), complete.assignments());
       for (io.floe.connect.control.PartitionOffset answer : complete.assignments()) {
         if (answer.offset() != null) {

@@ -454,6 +454,36 @@ class CoordinatorTest {
   }
 
   @Test
+  void aSecondAnswerOfACycleFromOneTaskReadOnlyInPartWaitsForItsEnd() {
+    coordinator = open(control);
+    UUID cycle = nextCycle();
+    // task 0 answered with nothing (its hand-over failed, say), then answers again with data: a
+    // poll ends inside the second answer's transaction
+    answer("orders-0", cycle, idle(P0));
+    answer("orders-1", cycle, idle(P1));
+    TestManifests.Manifest late = written(cycle, 5);
+    control.send(GROUP, "orders-0", late.event());
+    turn();
+    clock.advance(TIMEOUT_MS);
+    turn();
+    assertThat(snapshots())
+        .as("the second answer's data is not committed without its offsets")
+        .isEmpty();
+
+    control.send(GROUP, "orders-0", new DataComplete(cycle, List.of(offset(P0, 5L))));
+    turn();
+
+    assertThat(snapshots()).hasSize(1);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("added-records", "5")
+        .containsEntry("floe.source-offsets." + GROUP, "{\"orders\":{\"0\":5}}");
+  }
+
+  private static PartitionOffset offset(TopicPartition partition, long next) {
+    return new PartitionOffset(partition.topic(), partition.partition(), next, null);
+  }
+
+  @Test
   void anAnswerWhoseRestTheControlTopicNeverDeliversStopsTheCoordinatorPastTheRetryTimeout() {
     coordinator = open(control);
     UUID cycle = nextCycle();

@@ -240,6 +240,27 @@ class WorkerTest {
   }
 
   @Test
+  void aStartCommitTheControlTopicDeliversAgainIsAnsweredOnce() {
+    control.faults(
+        new ControlFaults() {
+          @Override
+          public int redeliveries() {
+            return 1;
+          }
+        });
+    worker.open(List.of(P0, P1));
+    assertThat(putBoth()).isEmpty();
+
+    UUID id = cycle();
+    assertThat(worker.turn()).isTrue();
+    assertThat(worker.turn()).isTrue();
+
+    assertThat(answers()).as("one hand-over for the cycle").hasSize(1);
+    assertThat(answers().get(0).commitId()).isEqualTo(id);
+    assertThat(producer().commitCount()).isEqualTo(1);
+  }
+
+  @Test
   void aHandOverSendsItsManifestsItsPartitionsAndTheSourceOffsetsInOneTransaction()
       throws IOException {
     worker.open(List.of(P0, P1));
