@@ -17,13 +17,16 @@ import org.apache.kafka.connect.errors.DataException;
 /**
  * Turns wire-format payloads into Connect data. Per writer schema id it keeps a plan: the Avro
  * schema, its Connect schema and a datum reader, built on the first record with that id. A binary
- * decoder is reused between records. Thread-safe.
+ * decoder, and the last record's datum of each plan, are reused between records: the Connect value
+ * made from a datum copies what it keeps, so a datum is free again once converted. The reader reads
+ * strings straight into {@link String}s, not Avro's {@code Utf8} first. Thread-safe.
  */
 final class RecordDecoder {
   private record Plan(
       Schema avro,
       org.apache.kafka.connect.data.Schema connect,
-      GenericDatumReader<Object> reader) {}
+      GenericDatumReader<Object> reader,
+      AtomicReference<Object> spareDatum) {}
 
   private final SchemaRegistryClient registry;
   private final BoundedCache<Integer, Plan> plans;
@@ -45,13 +48,17 @@ final class RecordDecoder {
     int id = WireFormat.schemaId(topic, payload);
     Plan plan = plans.get(id, this::plan);
     Object datum = read(topic, id, plan, payload);
+    SchemaAndValue value;
     try {
-      return new SchemaAndValue(
-          plan.connect(), AvroToConnectValues.convert(plan.avro(), plan.connect(), datum));
+      value =
+          new SchemaAndValue(
+              plan.connect(), AvroToConnectValues.convert(plan.avro(), plan.connect(), datum));
     } catch (DataException e) {
       throw new DataException(
           "Record of topic " + topic + " with schema id " + id + ": " + e.getMessage(), e);
     }
+    plan.spareDatum().set(datum);
+    return value;
   }
 
   private Plan plan(int id) {
@@ -69,7 +76,12 @@ final class RecordDecoder {
               + e.getMessage(),
           e);
     }
-    return new Plan(avro, connect, new GenericDatumReader<>(avro, avro, GenericData.get()));
+    Schema readsStrings = JavaStrings.of(avro);
+    return new Plan(
+        avro,
+        connect,
+        new GenericDatumReader<>(readsStrings, readsStrings, GenericData.get()),
+        new AtomicReference<>());
   }
 
   private Object read(String topic, int id, Plan plan, byte[] payload) {
@@ -83,7 +95,7 @@ final class RecordDecoder {
     Object datum;
     boolean atEnd;
     try {
-      datum = plan.reader().read(null, decoder);
+      datum = plan.reader().read(plan.spareDatum().getAndSet(null), decoder);
       atEnd = decoder.isEnd();
     } catch (IOException | RuntimeException e) {
       throw new DataException(
