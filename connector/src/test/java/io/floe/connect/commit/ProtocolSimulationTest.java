@@ -66,7 +66,10 @@ class ProtocolSimulationTest {
    * more), 1101042 (a task answered a cycle twice, first with nothing after a failed hand-over,
    * then with its data; a poll ended inside the second answer, which the coordinator took for
    * finished as the first was, and committed its data without its offsets; a start event delivered
-   * again had made the task answer twice).
+   * again had made the task answer twice), 1309169 (not the connector's: another engine expired
+   * every snapshot of the connector's last commit as the schedule ended, and the oracle read the
+   * source offsets from the snapshots only, not from the table's property of the last commit, which
+   * outlives them).
    */
   private static final List<Long> FOUND =
       List.of(
@@ -82,7 +85,8 @@ class ProtocolSimulationTest {
           8_215L,
           20_424L,
           204_000L,
-          1_101_042L);
+          1_101_042L,
+          1_309_169L);
 
   /**
    * Rules the code is known to break while a fix is under way, by rule, with why: they are reported

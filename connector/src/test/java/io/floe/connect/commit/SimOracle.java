@@ -104,7 +104,7 @@ final class SimOracle {
       checkMainUntouched(name, table, branch);
     }
     List<Snapshot> history = history(table, head);
-    checkSummary(name, history, committed);
+    checkSummary(name, table, branch, history, committed);
     Map<String, List<TestManifests.Listed>> manifests = new HashMap<>();
     Map<Long, List<String>> added = new HashMap<>();
     for (Snapshot snapshot : history) {
@@ -362,15 +362,23 @@ final class SimOracle {
 
   /**
    * For every partition, the newest source offset the table's commits recorded equals the group's
-   * committed offset.
+   * committed offset: in the summaries of the branch's history, or, where another engine expired
+   * the snapshots that held them, in the table's property of the group's last commit, which each
+   * commit sets with its snapshot.
    */
   private void checkSummary(
-      String name, List<Snapshot> history, Map<TopicPartition, Long> committed) {
+      String name,
+      Table table,
+      CommitBranch branch,
+      List<Snapshot> history,
+      Map<TopicPartition, Long> committed) {
     Map<TopicPartition, Long> latest = new TreeMap<>(SimTask.ORDER);
     for (Snapshot snapshot : history) {
       CommitMarks.read(snapshot, SimConnect.GROUP)
           .ifPresent(mark -> latest.putAll(mark.sourceOffsets()));
     }
+    CommitMarks.recorded(table, SimConnect.GROUP, branch)
+        .ifPresent(mark -> mark.sourceOffsets().forEach((p, o) -> latest.merge(p, o, Math::max)));
     Map<TopicPartition, Long> group = new TreeMap<>(SimTask.ORDER);
     group.putAll(committed);
     if (quarantine != null) {
