@@ -168,8 +168,7 @@ class RecordDecoderReuseTest {
 
   private static byte[] wire(int id, GenericRecord record) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(
-        new byte[] {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id});
+    WireFormat.writeHeader(bytes, id);
     BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
     new GenericDatumWriter<GenericRecord>(ORDER).write(record, encoder);
     encoder.flush();
